@@ -1,0 +1,188 @@
+package slot
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Hole stands for a part of a key whose text is not known statically.
+type Hole struct {
+	// ID identifies the value the hole stands for: two holes with the same ID
+	// hold the same text at run time (the same parameter, SSA value, KEYS
+	// slot or call result). Holes with different IDs may hold anything.
+	ID string
+	// Label names the value for people: "id", "ARGV[1]", "strconv.Itoa(n)".
+	Label string
+}
+
+// Part is one piece of a symbolic key: literal text, or a hole when Hole is
+// not nil.
+type Part struct {
+	Lit  string
+	Hole *Hole
+}
+
+// Key is a key as a sequence of literal parts and holes. Adjacent literals
+// are always merged and empty literals dropped, so two keys built the same
+// way have equal parts. The zero Key is the empty literal key.
+type Key struct {
+	parts []Part
+}
+
+// Literal returns the key with the fixed text s.
+func Literal(s string) Key {
+	if s == "" {
+		return Key{}
+	}
+	return Key{parts: []Part{{Lit: s}}}
+}
+
+// HoleKey returns a key made of a single hole.
+func HoleKey(id, label string) Key {
+	return Key{parts: []Part{{Hole: &Hole{ID: id, Label: label}}}}
+}
+
+// Concat joins keys in order.
+func Concat(keys ...Key) Key {
+	var out []Part
+	for _, k := range keys {
+		for _, p := range k.parts {
+			out = appendPart(out, p)
+		}
+	}
+	return Key{parts: out}
+}
+
+func appendPart(parts []Part, p Part) []Part {
+	if p.Hole == nil {
+		if p.Lit == "" {
+			return parts
+		}
+		if n := len(parts); n > 0 && parts[n-1].Hole == nil {
+			parts[n-1].Lit += p.Lit
+			return parts
+		}
+	}
+	return append(parts, p)
+}
+
+// Parts returns the key's parts. Callers must not modify them.
+func (k Key) Parts() []Part { return k.parts }
+
+// Literal returns the key's text when it has no holes.
+func (k Key) Literal() (string, bool) {
+	switch len(k.parts) {
+	case 0:
+		return "", true
+	case 1:
+		if k.parts[0].Hole == nil {
+			return k.parts[0].Lit, true
+		}
+	}
+	return "", false
+}
+
+// HasHoles reports whether some part of the key is unknown.
+func (k Key) HasHoles() bool {
+	for _, p := range k.parts {
+		if p.Hole != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// Holes returns the key's holes in order.
+func (k Key) Holes() []Hole {
+	var hs []Hole
+	for _, p := range k.parts {
+		if p.Hole != nil {
+			hs = append(hs, *p.Hole)
+		}
+	}
+	return hs
+}
+
+// Equal reports whether two keys are built from the same literals and the
+// same holes in the same order; equal keys are the same key at run time.
+func (k Key) Equal(o Key) bool {
+	if len(k.parts) != len(o.parts) {
+		return false
+	}
+	for i, p := range k.parts {
+		q := o.parts[i]
+		if (p.Hole == nil) != (q.Hole == nil) {
+			return false
+		}
+		if p.Hole != nil {
+			if p.Hole.ID != q.Hole.ID {
+				return false
+			}
+		} else if p.Lit != q.Lit {
+			return false
+		}
+	}
+	return true
+}
+
+// Substitute replaces each hole for which bind returns true with the key it
+// returns. The Go and Lua checkers meet here: a Lua key KEYS[1] .. ":x"
+// becomes the Go key passed as KEYS[1] followed by ":x".
+func (k Key) Substitute(bind func(Hole) (Key, bool)) Key {
+	var out []Part
+	for _, p := range k.parts {
+		if p.Hole != nil {
+			if r, ok := bind(*p.Hole); ok {
+				for _, q := range r.parts {
+					out = appendPart(out, q)
+				}
+				continue
+			}
+		}
+		out = appendPart(out, p)
+	}
+	return Key{parts: out}
+}
+
+// String renders the key as a Go concatenation: "user:{" + id + "}".
+func (k Key) String() string { return k.Format(" + ") }
+
+// Format renders the key with literals quoted and holes by label, joined by
+// sep (" + " for Go, " .. " for Lua).
+func (k Key) Format(sep string) string {
+	if len(k.parts) == 0 {
+		return `""`
+	}
+	var b strings.Builder
+	for i, p := range k.parts {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		if p.Hole != nil {
+			b.WriteString(p.Hole.Label)
+		} else {
+			b.WriteString(strconv.Quote(p.Lit))
+		}
+	}
+	return b.String()
+}
+
+// Shape names the key's family: its literal text without braces, each hole
+// written as '*'. "user:{" + id + "}:cart" and "user:" + id + ":cart" share
+// the shape "user:*:cart", which is how a family used with and without a tag
+// is recognised.
+func (k Key) Shape() string {
+	var b strings.Builder
+	for _, p := range k.parts {
+		if p.Hole != nil {
+			b.WriteByte('*')
+			continue
+		}
+		for i := 0; i < len(p.Lit); i++ {
+			if c := p.Lit[i]; c != '{' && c != '}' {
+				b.WriteByte(c)
+			}
+		}
+	}
+	return b.String()
+}
