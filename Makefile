@@ -1,0 +1,37 @@
+# make test: everything, with real Redis servers that the harness starts
+# (and installs from the distribution's packages when missing).
+GO ?= go
+FUZZTIME ?= 5s
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+.PHONY: test check lint vet fmt-check go-test fuzz bench redis-shell
+
+test:
+	scripts/redis-test-env $(MAKE) --no-print-directory check
+
+# check runs inside the harness: lint, the race-enabled test suite, then a
+# short run of every fuzz target.
+check: lint go-test fuzz
+
+lint: fmt-check vet
+	$(GO) run $(STATICCHECK) ./...
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '/testdata/')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+go-test:
+	$(GO) test -race -count=1 ./...
+
+fuzz:
+	scripts/fuzz-all $(FUZZTIME)
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# A shell with the test servers up, for working on integration tests.
+redis-shell:
+	scripts/redis-test-env $${SHELL:-bash}
