@@ -1,0 +1,450 @@
+package runtime
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	mrand "math/rand/v2"
+	"sync"
+	"time"
+)
+
+// ObtainOptions tune one Obtain or LockAndSet call. nil means the defaults.
+type ObtainOptions struct {
+	// Token identifies the owner. Empty means a fresh token of 128 bits
+	// from crypto/rand. Passing the token of a lock this owner holds
+	// re-enters it: the reentry count grows and the fencing token stays.
+	Token string
+
+	// NoWait makes one attempt only: a lock held by another owner is then
+	// reported at once with ErrNotObtained.
+	NoWait bool
+}
+
+// Lock is one hold (one entry) of a distributed lock. Its methods are safe
+// for concurrent use.
+//
+// In Redis the lock is a hash at Key() with the owner's token, the reentry
+// count and the fencing token, expiring after the TTL; next to it a counter
+// at Key()+":fence" issues fencing tokens. Both share the lock key's hash
+// tag, so the lock key must have one (build it with Key); the counter is the
+// only key a lock leaves behind, one per lock key, however often it is taken.
+type Lock struct {
+	c        *Client
+	key      string
+	fenceKey string
+	token    string
+	fence    int64
+	count    int64
+
+	mu         sync.Mutex
+	ttl        time.Duration
+	validUntil time.Time
+	released   bool
+	watching   bool
+	stopWatch  func() // stops the KeepAlive watchdog and waits for it
+}
+
+// Key returns the lock's key.
+func (l *Lock) Key() string { return l.key }
+
+// Token returns the owner token; pass it in ObtainOptions to re-enter.
+func (l *Lock) Token() string { return l.token }
+
+// Fence returns the fencing token: it is greater than that of every earlier
+// holder of the lock, so a store that remembers the greatest token it has
+// seen can refuse writes from a holder whose lock has since expired.
+func (l *Lock) Fence() int64 { return l.fence }
+
+// Count returns how many entries of this owner held the lock when this entry
+// was taken (1 for a first acquisition).
+func (l *Lock) Count() int64 { return l.count }
+
+// Deadline returns the time until which this process may act as the holder:
+// the lease measured from before the request that took or last renewed the
+// lock, less a margin for clock drift. Redis keeps the lock at least that
+// long, so an owner that stops work by the deadline never overlaps the next
+// owner.
+func (l *Lock) Deadline() time.Time {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.validUntil
+}
+
+func leaseEnd(start time.Time, ttl time.Duration) time.Time {
+	return start.Add(ttl - ttl/100 - time.Millisecond)
+}
+
+func ttlMillis(what string, ttl time.Duration) (int64, error) {
+	if ttl < time.Millisecond {
+		return 0, invalidArg("%s %v is below 1ms", what, ttl)
+	}
+	return ttl.Milliseconds(), nil
+}
+
+func newToken() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("runtime: generating a lock token: %w", err)
+	}
+	return base64.RawURLEncoding.EncodeToString(b[:]), nil
+}
+
+func lockKeys(key string) (fenceKey string, err error) {
+	if key == "" {
+		return "", invalidArg("empty lock key")
+	}
+	fenceKey = derivedKey(key, "fence")
+	if err := SameSlot(key, fenceKey); err != nil {
+		return "", fmt.Errorf("lock key %q needs a hash tag so its fencing counter shares its slot: %w", key, err)
+	}
+	return fenceKey, nil
+}
+
+// obtainRequest is one lock acquisition: by obtain.lua, or by
+// lock_and_set.lua with the state write appended.
+type obtainRequest struct {
+	key      string
+	fenceKey string
+	ttl      time.Duration
+	ttlMS    int64
+	token    string
+	noWait   bool
+	script   *Script
+	keys     []string
+	args     []any
+}
+
+// Obtain takes the lock at key for ttl, waiting while another owner holds
+// it until ctx ends. Each attempt is one script call; between attempts it
+// waits a random time below an exponentially growing bound, capped by the
+// holder's remaining TTL (full jitter). Goroutines of this Client that wait
+// for the same key take turns: one polls Redis, the others wait in process,
+// and a release through this Client wakes the poller at once.
+//
+// Errors: ErrInvalidArgument (empty key, ttl below 1ms), ErrCrossSlot (key
+// without hash tag), ErrWrongType (key or its fencing counter holds other
+// data; nothing written), ErrNotObtained (NoWait and held, or ctx ended while
+// waiting; then it also wraps ctx's error).
+func (c *Client) Obtain(ctx context.Context, key string, ttl time.Duration, opts *ObtainOptions) (*Lock, error) {
+	req, err := c.newObtainRequest(key, ttl, opts)
+	if err != nil {
+		c.hooks.ObtainDone(key, 0, 0, err)
+		return nil, err
+	}
+	req.script = obtainScript
+	req.keys = []string{req.key, req.fenceKey}
+	req.args = []any{req.token, req.ttlMS}
+	return c.obtain(ctx, req)
+}
+
+func (c *Client) newObtainRequest(key string, ttl time.Duration, opts *ObtainOptions) (*obtainRequest, error) {
+	fenceKey, err := lockKeys(key)
+	if err != nil {
+		return nil, err
+	}
+	ms, err := ttlMillis("lock TTL", ttl)
+	if err != nil {
+		return nil, err
+	}
+	req := &obtainRequest{key: key, fenceKey: fenceKey, ttl: ttl, ttlMS: ms}
+	if opts != nil {
+		req.token = opts.Token
+		req.noWait = opts.NoWait
+	}
+	if req.token == "" {
+		if req.token, err = newToken(); err != nil {
+			return nil, err
+		}
+	}
+	return req, nil
+}
+
+func (c *Client) obtain(ctx context.Context, req *obtainRequest) (*Lock, error) {
+	start := time.Now()
+	attempts := 0
+	done := func(l *Lock, err error) (*Lock, error) {
+		c.hooks.ObtainDone(req.key, attempts, time.Since(start), err)
+		return l, err
+	}
+	if err := ctx.Err(); err != nil {
+		return done(nil, fmt.Errorf("%w: %q: %w", ErrNotObtained, req.key, err))
+	}
+	g := c.acquireGate(req.key)
+	defer c.releaseGate(req.key, g)
+	select {
+	case g.turn <- struct{}{}:
+	case <-ctx.Done():
+		return done(nil, fmt.Errorf("%w: %q: %w", ErrNotObtained, req.key, ctx.Err()))
+	}
+	defer func() { <-g.turn }()
+
+	for {
+		attempts++
+		l, holderTTL, err := c.attempt(ctx, req)
+		if l != nil || err != nil {
+			if err != nil && ctx.Err() != nil {
+				err = fmt.Errorf("%w: %q: %w", ErrNotObtained, req.key, err)
+			}
+			return done(l, err)
+		}
+		c.hooks.Contended(req.key, holderTTL)
+		if req.noWait {
+			return done(nil, fmt.Errorf("%w: %q is held by another owner", ErrNotObtained, req.key))
+		}
+		t := time.NewTimer(c.backoff(attempts, holderTTL))
+		select {
+		case <-t.C:
+		case <-g.wake:
+			t.Stop()
+		case <-ctx.Done():
+			t.Stop()
+			return done(nil, fmt.Errorf("%w: %q: %w", ErrNotObtained, req.key, ctx.Err()))
+		}
+	}
+}
+
+// backoff returns the full-jitter delay before attempt+1.
+func (c *Client) backoff(attempt int, holderTTL time.Duration) time.Duration {
+	bound := c.maxBackoff
+	if shift := attempt - 1; shift < 32 {
+		if b := c.minBackoff << shift; b > 0 && b < bound {
+			bound = b
+		}
+	}
+	if holderTTL > 0 && holderTTL < bound {
+		bound = holderTTL
+	}
+	return mrand.N(bound) + 1
+}
+
+// attempt makes one script call; it returns the lock, or the holder's
+// remaining TTL when another owner holds it.
+func (c *Client) attempt(ctx context.Context, req *obtainRequest) (*Lock, time.Duration, error) {
+	start := time.Now()
+	reply, err := c.run(ctx, req.script, req.keys, req.args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("obtaining %q: %w", req.key, err)
+	}
+	r, err := parseObtainReply(reply)
+	if err != nil {
+		return nil, 0, fmt.Errorf("obtaining %q: %w", req.key, err)
+	}
+	if !r.acquired {
+		return nil, r.holderTTL, nil
+	}
+	return &Lock{
+		c:          c,
+		key:        req.key,
+		fenceKey:   req.fenceKey,
+		token:      req.token,
+		fence:      r.fence,
+		count:      r.count,
+		ttl:        req.ttl,
+		validUntil: leaseEnd(start, req.ttl),
+	}, 0, nil
+}
+
+// Refresh resets the lock's TTL to ttl. It fails with ErrLockLost, changing
+// nothing, when this owner no longer holds the lock or this entry was
+// released.
+func (l *Lock) Refresh(ctx context.Context, ttl time.Duration) error {
+	ms, err := ttlMillis("lock TTL", ttl)
+	if err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	l.mu.Lock()
+	released := l.released
+	l.mu.Unlock()
+	if released {
+		return fmt.Errorf("%w: %q was released", ErrLockLost, l.key)
+	}
+	return l.refresh(ctx, ttl, ms)
+}
+
+func (l *Lock) refresh(ctx context.Context, ttl time.Duration, ms int64) error {
+	start := time.Now()
+	reply, err := l.c.run(ctx, refreshScript, []string{l.key}, l.token, ms)
+	if err != nil {
+		return fmt.Errorf("refreshing %q: %w", l.key, err)
+	}
+	n, err := parseInt(reply)
+	if err != nil {
+		return fmt.Errorf("refreshing %q: %w", l.key, err)
+	}
+	if n != 1 {
+		return fmt.Errorf("%w: %q expired or has another owner", ErrLockLost, l.key)
+	}
+	l.mu.Lock()
+	l.ttl = ttl
+	if end := leaseEnd(start, ttl); end.After(l.validUntil) {
+		l.validUntil = end
+	}
+	l.mu.Unlock()
+	return nil
+}
+
+// Release leaves this entry of the lock; the owner's last entry deletes it.
+// It stops this entry's KeepAlive first, so no renewal follows a release. It
+// fails with ErrLockLost, changing nothing in Redis, when the lock expired or
+// was taken over, or this entry was already released.
+func (l *Lock) Release(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	l.mu.Lock()
+	if l.released {
+		l.mu.Unlock()
+		return fmt.Errorf("%w: %q was already released", ErrLockLost, l.key)
+	}
+	stop := l.stopWatch
+	l.stopWatch = nil
+	l.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
+	reply, err := l.c.run(ctx, releaseScript, []string{l.key}, l.token)
+	if err != nil {
+		return fmt.Errorf("releasing %q: %w", l.key, err)
+	}
+	n, err := parseInt(reply)
+	if err != nil {
+		return fmt.Errorf("releasing %q: %w", l.key, err)
+	}
+	l.mu.Lock()
+	l.released = true
+	l.mu.Unlock()
+	if n < 0 {
+		return fmt.Errorf("%w: %q expired or has another owner", ErrLockLost, l.key)
+	}
+	if n == 0 {
+		l.c.notifyReleased(l.key)
+	}
+	return nil
+}
+
+// KeepAliveOptions tune KeepAlive. nil means the defaults.
+type KeepAliveOptions struct {
+	// Interval between renewals; default a third of the lock's TTL.
+	Interval time.Duration
+
+	// MaxHold bounds the time the watchdog keeps the lock from the call to
+	// KeepAlive; zero means no bound. When it is reached the returned
+	// context is cancelled with cause ErrMaxHold and renewals stop; the lock
+	// then expires after its TTL unless released.
+	MaxHold time.Duration
+}
+
+// KeepAlive starts a watchdog that renews the lock to its current TTL every
+// Interval until Release, until ctx ends or until MaxHold. It returns a
+// context derived from ctx that is cancelled the moment the lock is known to
+// be lost, with cause ErrLockLost (see context.Cause): when a renewal finds
+// another owner, or when the lease passes Deadline without a successful
+// renewal (Redis unreachable or paused). Work guarded by the lock should run
+// under that context. Release cancels it too. One watchdog per entry.
+func (l *Lock) KeepAlive(ctx context.Context, opts *KeepAliveOptions) (context.Context, error) {
+	var o KeepAliveOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Interval < 0 || o.MaxHold < 0 {
+		return nil, invalidArg("negative KeepAlive interval or maximum hold")
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.released {
+		return nil, fmt.Errorf("%w: %q was released", ErrLockLost, l.key)
+	}
+	if l.watching {
+		return nil, invalidArg("lock %q already has a KeepAlive watchdog", l.key)
+	}
+	if o.Interval == 0 {
+		o.Interval = l.ttl / 3
+	}
+	if o.Interval < time.Millisecond {
+		o.Interval = time.Millisecond
+	}
+	kctx, cancel := context.WithCancelCause(ctx)
+	// watchCtx ends the watchdog and aborts a renewal in flight; Release
+	// cancels it and waits for the watchdog to exit before releasing.
+	watchCtx, stopWatch := context.WithCancel(kctx)
+	exited := make(chan struct{})
+	var maxHold time.Time
+	if o.MaxHold > 0 {
+		maxHold = time.Now().Add(o.MaxHold)
+	}
+	l.watching = true
+	l.stopWatch = func() {
+		stopWatch()
+		<-exited
+		cancel(context.Canceled)
+	}
+	go func() {
+		defer close(exited)
+		l.watch(watchCtx, cancel, o.Interval, maxHold)
+	}()
+	return kctx, nil
+}
+
+func (l *Lock) watch(ctx context.Context, cancel context.CancelCauseFunc, interval time.Duration, maxHold time.Time) {
+	hooks := l.c.hooks
+	next := time.Now().Add(interval)
+	for {
+		l.mu.Lock()
+		validUntil, ttl := l.validUntil, l.ttl
+		l.mu.Unlock()
+		wake := next
+		if validUntil.Before(wake) {
+			wake = validUntil
+		}
+		if !maxHold.IsZero() && maxHold.Before(wake) {
+			wake = maxHold
+		}
+		t := time.NewTimer(time.Until(wake))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
+		now := time.Now()
+		if !maxHold.IsZero() && !now.Before(maxHold) {
+			cancel(fmt.Errorf("%w: %q", ErrMaxHold, l.key))
+			return
+		}
+		if !now.Before(validUntil) {
+			err := fmt.Errorf("%w: %q: lease ran out before a renewal succeeded", ErrLockLost, l.key)
+			hooks.LockLost(l.key, err)
+			cancel(err)
+			return
+		}
+		if now.Before(next) {
+			continue
+		}
+		// The renewal may take at most the rest of the lease: after that
+		// the lock counts as lost whatever the reply.
+		rctx, rcancel := context.WithDeadline(ctx, validUntil)
+		err := l.refresh(rctx, ttl, ttl.Milliseconds())
+		rcancel()
+		if ctx.Err() != nil {
+			return // released or the caller's context ended
+		}
+		switch {
+		case err == nil:
+			next = time.Now().Add(interval)
+		case errors.Is(err, ErrLockLost) || errors.Is(err, ErrWrongType):
+			hooks.LockLost(l.key, err)
+			cancel(err)
+			return
+		default:
+			hooks.RenewFailed(l.key, err)
+			// Retry soon, but not in a tight loop.
+			next = time.Now().Add(min(interval, time.Until(validUntil)/4+time.Millisecond))
+		}
+	}
+}

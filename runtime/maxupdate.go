@@ -1,0 +1,224 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"strconv"
+	"strings"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// MaxUpdate sets the integer at key to max(current, value) and, only when
+// it rose, adds member to the set dirtySet, in one script. It reports whether
+// the value rose. key and dirtySet must share a slot (ErrCrossSlot); a key
+// that holds something other than an integer is ErrWrongType, with nothing
+// written. A missing key counts as lower than any value. The key's TTL, if
+// any, is kept.
+//
+// MaxTable picks keys and sharded dirty sets for whole tables of such
+// values.
+func (c *Client) MaxUpdate(ctx context.Context, key, dirtySet, member string, value int64) (rose bool, err error) {
+	if member == "" {
+		return false, invalidArg("empty dirty-set member")
+	}
+	if err := SameSlot(key, dirtySet); err != nil {
+		return false, err
+	}
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	reply, err := c.run(ctx, maxUpdateScript, []string{key, dirtySet}, value, member)
+	if err != nil {
+		return false, fmt.Errorf("max-updating %q: %w", key, err)
+	}
+	return parseRose(reply)
+}
+
+func parseRose(reply any) (bool, error) {
+	n, err := parseInt(reply)
+	if err != nil || (n != 0 && n != 1) {
+		return false, fmt.Errorf("runtime: unexpected max_update reply %v", reply)
+	}
+	return n == 1, nil
+}
+
+// MaxTable is a family of integer values kept at their maximum, such as the
+// last-read position per item, written back to a database in batches. Each
+// id hashes to one of Shards shards; a shard's values and its dirty set share
+// a hash tag, so every MaxUpdate touches one slot while the table spreads
+// over Shards slots of the cluster.
+type MaxTable struct {
+	// Name prefixes every key of the table; no braces.
+	Name string
+	// Shards is the number of dirty sets, 1..16384; a few per cluster
+	// master (e.g. 64) spreads the load.
+	Shards int
+}
+
+func (t MaxTable) check() error {
+	if t.Name == "" || strings.ContainsAny(t.Name, "{}") {
+		return invalidArg("table name %q is empty or has braces", t.Name)
+	}
+	if t.Shards < 1 || t.Shards > 16384 {
+		return invalidArg("table %q has %d shards, not 1..16384", t.Name, t.Shards)
+	}
+	return nil
+}
+
+func (t MaxTable) shard(id string) int {
+	h := fnv.New32a()
+	h.Write([]byte(id))
+	return int(h.Sum32() % uint32(t.Shards))
+}
+
+// ValueKey returns the key that holds id's value: Name:{shard}:v:id.
+func (t MaxTable) ValueKey(id string) string {
+	return Key(t.Name, strconv.Itoa(t.shard(id)), "v", id)
+}
+
+// DirtyKey returns the key of shard's dirty set: Name:{shard}:dirty.
+func (t MaxTable) DirtyKey(shard int) string {
+	return Key(t.Name, strconv.Itoa(shard), "dirty")
+}
+
+// Update raises id's value to value if it is higher and marks id dirty when
+// it rose.
+func (c *Client) Update(ctx context.Context, t MaxTable, id string, value int64) (rose bool, err error) {
+	if err := t.check(); err != nil {
+		return false, err
+	}
+	if id == "" {
+		return false, invalidArg("empty id")
+	}
+	return c.MaxUpdate(ctx, t.ValueKey(id), t.DirtyKey(t.shard(id)), id, value)
+}
+
+// DirtyValue is an id of a MaxTable with its value.
+type DirtyValue struct {
+	ID    string
+	Value int64
+}
+
+// UpdateMany is Update for many ids in one pipeline (NOSCRIPT recovered as
+// in RunPipelined). rose[i] tells whether updates[i] raised its value.
+func (c *Client) UpdateMany(ctx context.Context, t MaxTable, updates []DirtyValue) (rose []bool, err error) {
+	if err := t.check(); err != nil {
+		return nil, err
+	}
+	calls := make([]Call, len(updates))
+	for i, u := range updates {
+		if u.ID == "" {
+			return nil, invalidArg("update %d has an empty id", i)
+		}
+		calls[i] = Call{
+			Script: maxUpdateScript,
+			Keys:   []string{t.ValueKey(u.ID), t.DirtyKey(t.shard(u.ID))},
+			Args:   []any{u.Value, u.ID},
+		}
+	}
+	cmds, err := c.RunPipelined(ctx, calls)
+	if err != nil {
+		return nil, err
+	}
+	rose = make([]bool, len(cmds))
+	var errs []error
+	for i, cmd := range cmds {
+		if err := cmd.Err(); err != nil {
+			errs = append(errs, fmt.Errorf("update %d (%q): %w", i, updates[i].ID, err))
+			continue
+		}
+		if rose[i], err = parseRose(cmd.(*redis.Cmd).Val()); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return rose, errors.Join(errs...)
+}
+
+// Drain pops the dirty ids of every shard of t, up to batch at a time with
+// SPOP, reads their current values and passes them to write. Delivery is at
+// least once: when write fails, the batch's ids are put back into their
+// dirty set and Drain returns the error. write may see a value that is
+// newer than the update that marked it (a later update marks it again, so it
+// is also seen again); the store must therefore only ever raise the value,
+// e.g. with a conditional UPDATE (see the package documentation). It returns
+// the number of values written.
+func (c *Client) Drain(ctx context.Context, t MaxTable, batch int, write func(context.Context, []DirtyValue) error) (int, error) {
+	if err := t.check(); err != nil {
+		return 0, err
+	}
+	if batch < 1 {
+		return 0, invalidArg("batch %d is not positive", batch)
+	}
+	rdb, ok := c.rdb.(redis.Cmdable)
+	if !ok {
+		return 0, invalidArg("client %T cannot run SPOP", c.rdb)
+	}
+	written := 0
+	for shard := range t.Shards {
+		for {
+			if err := ctx.Err(); err != nil {
+				return written, err
+			}
+			dirty := t.DirtyKey(shard)
+			ids, err := rdb.SPopN(ctx, dirty, int64(batch)).Result()
+			if err != nil {
+				if redis.HasErrorPrefix(err, "WRONGTYPE") {
+					err = fmt.Errorf("%w: dirty set %q", ErrWrongType, dirty)
+				}
+				return written, fmt.Errorf("draining %q: %w", dirty, err)
+			}
+			if len(ids) == 0 {
+				break
+			}
+			values, err := c.readValues(ctx, rdb, t, ids)
+			if err == nil {
+				err = write(ctx, values)
+			}
+			if err != nil {
+				members := make([]any, len(ids))
+				for i, id := range ids {
+					members[i] = id
+				}
+				// A fresh context: the caller's may be the reason write
+				// failed, and the ids must not be lost.
+				if rerr := rdb.SAdd(context.WithoutCancel(ctx), dirty, members...).Err(); rerr != nil {
+					return written, fmt.Errorf("draining %q: %w (and putting %d ids back failed: %v)", dirty, err, len(ids), rerr)
+				}
+				return written, fmt.Errorf("draining %q: %w", dirty, err)
+			}
+			written += len(values)
+			if len(ids) < batch {
+				break
+			}
+		}
+	}
+	return written, nil
+}
+
+// readValues reads the values of ids, all of one shard, with one MGET.
+func (c *Client) readValues(ctx context.Context, rdb redis.Cmdable, t MaxTable, ids []string) ([]DirtyValue, error) {
+	keys := make([]string, len(ids))
+	for i, id := range ids {
+		keys[i] = t.ValueKey(id)
+	}
+	raw, err := rdb.MGet(ctx, keys...).Result()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]DirtyValue, 0, len(ids))
+	for i, v := range raw {
+		s, ok := v.(string)
+		if !ok {
+			continue // expired or deleted since it was marked
+		}
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %q holds %q", ErrWrongType, keys[i], s)
+		}
+		out = append(out, DirtyValue{ID: ids[i], Value: n})
+	}
+	return out, nil
+}

@@ -1,0 +1,203 @@
+package runtime
+
+import (
+	"context"
+	"crypto/sha1"
+	"embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/redis/go-redis/v9"
+)
+
+//go:embed lua/*.lua
+var luaFiles embed.FS
+
+// Script is one of the package's Lua scripts. Each runs one operation
+// atomically and receives every key it touches in KEYS.
+type Script struct {
+	name string
+	src  string
+	sha  string
+}
+
+// Name returns the script's name: its file name without ".lua".
+func (s *Script) Name() string { return s.name }
+
+// Source returns the script's Lua source.
+func (s *Script) Source() string { return s.src }
+
+// SHA1 returns the digest EVALSHA refers to the script by.
+func (s *Script) SHA1() string { return s.sha }
+
+func mustScript(name string) *Script {
+	src, err := luaFiles.ReadFile(path.Join("lua", name+".lua"))
+	if err != nil {
+		// The files are embedded at build time; a missing one is a build
+		// defect that the package's tests catch.
+		panic("runtime: missing embedded script " + name)
+	}
+	sum := sha1.Sum(src)
+	return &Script{name: name, src: string(src), sha: hex.EncodeToString(sum[:])}
+}
+
+var (
+	obtainScript     = mustScript("obtain")
+	releaseScript    = mustScript("release")
+	refreshScript    = mustScript("refresh")
+	lockAndSetScript = mustScript("lock_and_set")
+	setStateScript   = mustScript("set_state")
+	maxUpdateScript  = mustScript("max_update")
+	decrementScript  = mustScript("decrement")
+	issueOnceScript  = mustScript("issue_once")
+)
+
+// Scripts returns the package's scripts, sorted by name.
+func Scripts() []*Script {
+	all := []*Script{obtainScript, releaseScript, refreshScript, lockAndSetScript,
+		setStateScript, maxUpdateScript, decrementScript, issueOnceScript}
+	sort.Slice(all, func(i, j int) bool { return all[i].name < all[j].name })
+	return all
+}
+
+func isNoScript(err error) bool {
+	return errors.Is(err, redis.ErrNoScript) || redis.HasErrorPrefix(err, "NOSCRIPT")
+}
+
+// run calls the script with EVALSHA and, when the server has no copy (a
+// restart, a failover, SCRIPT FLUSH, a shard that never saw it), once more
+// with EVAL, which also loads it. A cluster client routes both by the first
+// key, so the script reaches whichever shard serves the keys' slot.
+func (c *Client) run(ctx context.Context, s *Script, keys []string, args ...any) (any, error) {
+	v, err := c.rdb.EvalSha(ctx, s.sha, keys, args...).Result()
+	if isNoScript(err) {
+		c.hooks.ScriptReloaded(s.name)
+		v, err = c.rdb.Eval(ctx, s.src, keys, args...).Result()
+	}
+	if err != nil {
+		return nil, scriptError(err)
+	}
+	return v, nil
+}
+
+// Call is one script invocation for RunPipelined.
+type Call struct {
+	Script *Script
+	Keys   []string
+	Args   []any
+}
+
+// pipeliner is what RunPipelined needs of a client: *redis.Client,
+// *redis.ClusterClient and *redis.Ring all qualify.
+type pipeliner interface {
+	Pipeline() redis.Pipeliner
+}
+
+// RunPipelined sends the calls in one pipeline with EVALSHA and sends the
+// ones a server answered with NOSCRIPT again, with EVAL, in a second
+// pipeline. (go-redis's Script.Run cannot recover there: inside a pipeline
+// the reply is only known after Exec.) A script that got NOSCRIPT did not
+// run, so sending it again runs it exactly once. The keys of each call must
+// share a slot; calls may go to different slots. It returns one result per
+// call, in order, with errors mapped as the package's operations map them.
+func (c *Client) RunPipelined(ctx context.Context, calls []Call) ([]redis.Cmder, error) {
+	p, ok := c.rdb.(pipeliner)
+	if !ok {
+		return nil, invalidArg("client %T cannot pipeline", c.rdb)
+	}
+	for i, call := range calls {
+		if call.Script == nil {
+			return nil, invalidArg("call %d has no script", i)
+		}
+		if len(call.Keys) == 0 {
+			return nil, invalidArg("call %d has no keys", i)
+		}
+		if err := SameSlot(call.Keys...); err != nil {
+			return nil, fmt.Errorf("call %d: %w", i, err)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	cmds := make([]redis.Cmder, len(calls))
+	pipe := p.Pipeline()
+	for i, call := range calls {
+		cmds[i] = pipe.EvalSha(ctx, call.Script.sha, call.Keys, call.Args...)
+	}
+	// Exec's error is the first failed command's; each command is looked at
+	// below, so only a transport-level failure (no replies at all) matters.
+	if _, err := pipe.Exec(ctx); err != nil && !anyReply(cmds) {
+		return nil, err
+	}
+	var again []int
+	for i, cmd := range cmds {
+		if isNoScript(cmd.Err()) {
+			again = append(again, i)
+		}
+	}
+	if len(again) > 0 {
+		reloaded := map[string]bool{}
+		pipe := p.Pipeline()
+		for _, i := range again {
+			call := calls[i]
+			if !reloaded[call.Script.name] {
+				reloaded[call.Script.name] = true
+				c.hooks.ScriptReloaded(call.Script.name)
+			}
+			cmds[i] = pipe.Eval(ctx, call.Script.src, call.Keys, call.Args...)
+		}
+		if _, err := pipe.Exec(ctx); err != nil && !anyReply(cmds) {
+			return nil, err
+		}
+	}
+	for _, cmd := range cmds {
+		if err := cmd.Err(); err != nil {
+			cmd.SetErr(scriptError(err))
+		}
+	}
+	return cmds, nil
+}
+
+// anyReply reports whether at least one command got a reply from a server
+// (a value or a Redis error), as opposed to a connection or context error.
+func anyReply(cmds []redis.Cmder) bool {
+	for _, cmd := range cmds {
+		err := cmd.Err()
+		var rerr redis.Error
+		if err == nil || errors.As(err, &rerr) {
+			return true
+		}
+	}
+	return false
+}
+
+// Preload loads every script of the package on every server the client
+// talks to: each master of a cluster, each shard of a ring. Without it the
+// first call on each server loads the script through EVAL; preloading moves
+// that cost to start-up and checks that scripting is allowed.
+func (c *Client) Preload(ctx context.Context) error {
+	load := func(ctx context.Context, s redis.Scripter) error {
+		for _, script := range Scripts() {
+			sha, err := s.ScriptLoad(ctx, script.src).Result()
+			if err != nil {
+				return fmt.Errorf("runtime: loading script %s: %w", script.name, err)
+			}
+			if !strings.EqualFold(sha, script.sha) {
+				return fmt.Errorf("runtime: server digest %s of script %s differs from %s", sha, script.name, script.sha)
+			}
+		}
+		return nil
+	}
+	switch r := c.rdb.(type) {
+	case *redis.ClusterClient:
+		return r.ForEachMaster(ctx, func(ctx context.Context, n *redis.Client) error { return load(ctx, n) })
+	case *redis.Ring:
+		return r.ForEachShard(ctx, func(ctx context.Context, n *redis.Client) error { return load(ctx, n) })
+	default:
+		return load(ctx, c.rdb)
+	}
+}
