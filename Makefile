@@ -7,6 +7,7 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 .PHONY: test check lint vet fmt-check go-test fuzz bench redis-shell
 
 test:
+	scripts/test-redis-test-env
 	scripts/redis-test-env $(MAKE) --no-print-directory check
 
 # check runs inside the harness: lint, the race-enabled test suite, then a
