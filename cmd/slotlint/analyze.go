@@ -1,13 +1,23 @@
 package main
 
 import (
-	"fmt"
 	"io"
+
+	"golang.org/x/tools/go/analysis/multichecker"
+
+	"github.com/slotlint/slotlint/analyzer"
 )
 
-// runAnalyzer is the default mode: the Go analyzers over packages.
-func runAnalyzer(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "slotlint: the Go analyzer mode is not available in this build")
-	usage(stderr)
-	return 2
+// runAnalyzer is the default mode: the Go analyzers over packages, as a
+// multichecker (slotlint [-json|-fix|-diff|-test] [-slotlint.FLAG] ./...).
+// The same entry point serves go vet -vettool: multichecker answers vet's
+// -V=full and -flags queries and runs one package from vet's .cfg file.
+//
+// multichecker reads the process's own arguments and exits with its status
+// (1 on a failure, 3 when it reports findings), so args, stdin and the
+// writers are those of the process; run only gets here when no subcommand
+// matched os.Args[1].
+func runAnalyzer(_ []string, _ io.Reader, _, _ io.Writer) int {
+	multichecker.Main(analyzer.Analyzers()...)
+	return 0 // not reached: Main exits
 }

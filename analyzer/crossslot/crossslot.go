@@ -1,0 +1,70 @@
+package crossslot
+
+import (
+	"fmt"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/slotlint/slotlint/analyzer/config"
+	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
+	"github.com/slotlint/slotlint/analyzer/internal/slotcheck"
+	"github.com/slotlint/slotlint/analyzer/report"
+	"github.com/slotlint/slotlint/analyzer/rules"
+	"github.com/slotlint/slotlint/slot"
+)
+
+// Analyzer reports SL1001, SL1002 and SL1005.
+var Analyzer = &analysis.Analyzer{
+	Name:     "crossslot",
+	Doc:      doc,
+	Run:      run,
+	Requires: []*analysis.Analyzer{config.Analyzer, redisapi.Analyzer},
+	URL:      "https://pkg.go.dev/github.com/slotlint/slotlint/analyzer/crossslot",
+}
+
+var doc = "report multi-key commands whose keys are not in one slot\n\n" +
+	"Redis Cluster rejects such commands with CROSSSLOT. Rules: " + strings.Join(rules.Of("crossslot"), ", ") + "."
+
+func run(pass *analysis.Pass) (any, error) {
+	cfg := pass.ResultOf[config.Analyzer].(*config.Config)
+	res := pass.ResultOf[redisapi.Analyzer].(*redisapi.Result)
+	r := report.New(pass, cfg, rules.Of("crossslot")...)
+	if len(res.Calls) == 0 || !r.Enabled(rules.Of("crossslot")...) {
+		return nil, nil
+	}
+	for _, call := range res.Calls {
+		if !call.MultiKey {
+			continue
+		}
+		keys := slotcheck.Expand(res.Keys, call.Keys)
+		if !call.Script && len(keys) >= 2 {
+			o := slotcheck.Relate(call.Command, keys, cfg.Slot)
+			switch o.Kind {
+			case slot.DifferentSlots:
+				r.Report("SL1001", call.Node, nil, "%s", o.Message)
+				continue
+			case slot.Unknown:
+				r.Report("SL1002", call.Node, fixFor(pass, res, call, keys), "%s", o.Message)
+				continue
+			}
+		}
+		if !call.Complete {
+			r.Report("SL1005", call.Node, nil, "%s keys cannot be resolved statically (%s), so their slots are unchecked",
+				call.Command, unresolved(call))
+		}
+	}
+	return nil, nil
+}
+
+// unresolved names what was not followed.
+func unresolved(call *redisapi.Call) string {
+	if len(call.Keys) == 0 {
+		return "no key could be followed"
+	}
+	var names []string
+	for _, k := range call.Keys {
+		names = append(names, k.Key.String())
+	}
+	return fmt.Sprintf("only %s known", strings.Join(names, ", "))
+}

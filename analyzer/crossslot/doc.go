@@ -1,0 +1,22 @@
+// Package crossslot defines an Analyzer that reports multi-key Redis
+// commands whose keys do not share a hash slot.
+//
+// # Analyzer crossslot
+//
+// crossslot: report multi-key commands whose keys are not in one slot
+//
+// Redis Cluster serves a command only when all its keys hash to one slot;
+// otherwise it answers "CROSSSLOT Keys in request don't hash to the same
+// slot". Managed endpoints that enforce slots do the same behind a plain
+// client. The analyzer follows how each key of MGET, DEL, SINTERSTORE,
+// RENAME, MSET, Do("...") and the other multi-key go-redis v9 methods is
+// built and reports:
+//
+//   - SL1001 when the keys' slots are computable and differ;
+//   - SL1002 when nothing proves they share a slot: no common hash tag.
+//     When every key is built in place from one shared value, a suggested
+//     fix wraps that value in {} in each concatenation or format string;
+//   - SL1005 (only with -slotlint.strict) when the keys cannot be resolved.
+//
+// Suppress one finding with //slotlint:ignore SL1002 reason.
+package crossslot

@@ -1,0 +1,173 @@
+package hashtag
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/slotlint/slotlint/analyzer/config"
+	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
+	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
+	"github.com/slotlint/slotlint/analyzer/report"
+	"github.com/slotlint/slotlint/analyzer/rules"
+	"github.com/slotlint/slotlint/slot"
+)
+
+// Analyzer reports SL1101 to SL1105.
+var Analyzer = &analysis.Analyzer{
+	Name:     "hashtag",
+	Doc:      "report hash tags that are constant, empty, ignored, unclosed or inconsistent within a key family\n\nRules: " + strings.Join(rules.Of("hashtag"), ", ") + ".",
+	Run:      run,
+	Requires: []*analysis.Analyzer{config.Analyzer, redisapi.Analyzer},
+	URL:      "https://pkg.go.dev/github.com/slotlint/slotlint/analyzer/hashtag",
+}
+
+// use is one key expression reaching Redis.
+type use struct {
+	key  slot.Key
+	expr ast.Expr
+	a    slot.Analysis
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	cfg := pass.ResultOf[config.Analyzer].(*config.Config)
+	res := pass.ResultOf[redisapi.Analyzer].(*redisapi.Result)
+	ids := rules.Of("hashtag")
+	r := report.New(pass, cfg, ids...)
+	if len(res.Calls) == 0 && len(res.Txs) == 0 || !r.Enabled(ids...) {
+		return nil, nil
+	}
+	var uses []use
+	seen := map[token.Pos]bool{}
+	add := func(elems []keyexpr.Elem) {
+		for _, el := range elems {
+			if el.Expr == nil || seen[el.Expr.Pos()] {
+				continue
+			}
+			seen[el.Expr.Pos()] = true
+			uses = append(uses, use{key: el.Key, expr: el.Expr, a: slot.Analyze(el.Key, cfg.Slot)})
+		}
+	}
+	for _, c := range res.Calls {
+		add(c.Keys)
+	}
+	for _, tx := range res.Txs {
+		add(tx.Watched)
+	}
+	sort.Slice(uses, func(i, j int) bool { return uses[i].expr.Pos() < uses[j].expr.Pos() })
+
+	for _, u := range uses {
+		a, k := u.a, u.key
+		switch {
+		case a.Unclosed:
+			r.Report("SL1105", u.expr, nil, "key %s opens a hash tag with '{' but never closes it: Redis hashes the whole key", k)
+		case a.EmptyTag:
+			r.Report("SL1102", u.expr, nil, "key %s has an empty hash tag {}: Redis ignores it and hashes the whole key", k)
+		}
+		if a.IgnoredTag {
+			r.Report("SL1103", u.expr, nil, "key %s has a second hash tag that Redis ignores: only the first {...} counts", k)
+		} else if a.HoleBeforeTag && (a.Kind == slot.TagLiteral || a.Kind == slot.TagSymbolic) {
+			r.Report("SL1103", u.expr, nil, "key %s has text of unknown value (%s) before its hash tag: a '{' in it would move the tag", k, firstHole(k))
+		}
+		if a.Kind == slot.TagLiteral && a.HoleOutsideTag {
+			lit, _ := a.Tag.Literal()
+			r.Report("SL1101", u.expr, nil, "key %s has the constant hash tag {%s}: every key of the family is in slot %d (hot shard)", k, lit, slot.Slot(lit))
+		}
+	}
+	families(r, pass, uses)
+	return nil, nil
+}
+
+func firstHole(k slot.Key) string {
+	if hs := k.Holes(); len(hs) > 0 {
+		return hs[0].Label
+	}
+	return "?"
+}
+
+// tagOf names how a key is tagged, in terms of its shape: "" for no tag.
+func tagOf(u use) (string, bool) {
+	switch u.a.Kind {
+	case slot.TagNone:
+		return "", true
+	case slot.TagLiteral, slot.TagSymbolic:
+		return "{" + u.a.Tag.Shape() + "}", true
+	}
+	return "", false
+}
+
+// families reports SL1104: keys of one shape tagged in different ways. The
+// spelling used most (first seen on a tie) is taken as intended.
+func families(r *report.Reporter, pass *analysis.Pass, uses []use) {
+	byShape := map[string][]use{}
+	var shapes []string
+	for _, u := range uses {
+		shape := u.key.Shape()
+		if !meaningful(shape) {
+			continue
+		}
+		if _, ok := byShape[shape]; !ok {
+			shapes = append(shapes, shape)
+		}
+		byShape[shape] = append(byShape[shape], u)
+	}
+	for _, shape := range shapes {
+		group := byShape[shape]
+		counts := map[string]int{}
+		first := map[string]use{}
+		var order []string
+		for _, u := range group {
+			t, ok := tagOf(u)
+			if !ok {
+				continue
+			}
+			if _, ok := first[t]; !ok {
+				first[t] = u
+				order = append(order, t)
+			}
+			counts[t]++
+		}
+		if len(order) < 2 {
+			continue
+		}
+		main := order[0]
+		for _, t := range order[1:] {
+			if counts[t] > counts[main] {
+				main = t
+			}
+		}
+		ref := pass.Fset.Position(first[main].expr.Pos())
+		for _, u := range group {
+			t, ok := tagOf(u)
+			if !ok || t == main {
+				continue
+			}
+			r.Report("SL1104", u.expr, nil, "key family %q is used %s here and %s at %s:%d: two spellings are two keys in different slots",
+				shape, describeTag(t), describeTag(main), shortFile(ref.Filename), ref.Line)
+		}
+	}
+}
+
+func describeTag(t string) string {
+	if t == "" {
+		return "without a hash tag"
+	}
+	return fmt.Sprintf("with hash tag %s", t)
+}
+
+// meaningful: a shape with fixed text other than separators names a family;
+// "*" alone (a key passed in whole) does not.
+func meaningful(shape string) bool {
+	return strings.Trim(shape, "*:/._-| ") != ""
+}
+
+func shortFile(name string) string {
+	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}

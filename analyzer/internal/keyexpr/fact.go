@@ -1,0 +1,72 @@
+package keyexpr
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/slotlint/slotlint/slot"
+)
+
+// KeyFunc is the fact recorded for a key-builder function: the key it
+// returns in terms of its parameters and package-level variables.
+type KeyFunc struct {
+	Parts []FactPart
+}
+
+// FactPart is one piece of a builder's key: literal text, parameter Param
+// (0-based; the receiver is not a parameter), or the package-level
+// variable Global.
+type FactPart struct {
+	Lit    string
+	Param  int // -1 unless the part is a parameter
+	Global string
+	Label  string
+}
+
+// AFact marks KeyFunc as an analysis fact.
+func (*KeyFunc) AFact() {}
+
+func (f *KeyFunc) String() string { return "keyfunc(" + f.key(nil).String() + ")" }
+
+// key rebuilds the key, binding parameter i to args[i] when given.
+func (f *KeyFunc) key(args []slot.Key) slot.Key {
+	var ks []slot.Key
+	for _, p := range f.Parts {
+		switch {
+		case p.Param >= 0 && p.Param < len(args):
+			ks = append(ks, args[p.Param])
+		case p.Param >= 0:
+			ks = append(ks, slot.HoleKey(paramID(p.Param), p.Label))
+		case p.Global != "":
+			ks = append(ks, slot.HoleKey(p.Global, p.Label))
+		default:
+			ks = append(ks, slot.Literal(p.Lit))
+		}
+	}
+	return slot.Concat(ks...)
+}
+
+func paramID(i int) string { return "param:" + strconv.Itoa(i) }
+
+// factOf converts a summary to a fact; only keys made of literals,
+// parameters and package-level variables can be carried to another package.
+func factOf(k slot.Key) (*KeyFunc, bool) {
+	f := &KeyFunc{}
+	for _, p := range k.Parts() {
+		switch {
+		case p.Hole == nil:
+			f.Parts = append(f.Parts, FactPart{Lit: p.Lit, Param: -1})
+		case strings.HasPrefix(p.Hole.ID, "param:"):
+			i, err := strconv.Atoi(strings.TrimPrefix(p.Hole.ID, "param:"))
+			if err != nil {
+				return nil, false
+			}
+			f.Parts = append(f.Parts, FactPart{Param: i, Label: p.Hole.Label})
+		case strings.HasPrefix(p.Hole.ID, "g:"):
+			f.Parts = append(f.Parts, FactPart{Param: -1, Global: p.Hole.ID, Label: p.Hole.Label})
+		default:
+			return nil, false
+		}
+	}
+	return f, true
+}

@@ -1,0 +1,801 @@
+package keyexpr
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/slotlint/slotlint/slot"
+)
+
+// maxDepth bounds how deep expressions, variables and builders are
+// followed; past it a value is unknown.
+const maxDepth = 24
+
+// Analyzer computes key-builder summaries, exports them as facts for
+// importing packages, and hands rule analyzers an Extractor. It runs on
+// every package, since builders may live where go-redis is not imported.
+var Analyzer = &analysis.Analyzer{
+	Name:       "slotlintkeys",
+	Doc:        "records the keys that string-returning functions build, for slotlint's rules",
+	Run:        run,
+	FactTypes:  []analysis.Fact{new(KeyFunc)},
+	ResultType: reflect.TypeOf((*Extractor)(nil)),
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	x := New(pass.Fset, pass.Pkg, pass.TypesInfo, pass.Files, pass.ImportObjectFact)
+	for _, fn := range x.declOrder {
+		k, ok := x.summary(fn)
+		if !ok {
+			continue
+		}
+		if f, ok := factOf(k); ok {
+			pass.ExportObjectFact(fn, f)
+		}
+	}
+	return x, nil
+}
+
+// Elem is one element of a key list, such as the keys slice of an EVAL or
+// the variadic keys of MGET.
+type Elem struct {
+	Key  slot.Key
+	Expr ast.Expr // the expression the key came from
+	// Loop is set when the element is added once per iteration of this loop;
+	// every iteration may give a different key.
+	Loop ast.Node
+}
+
+// Extractor resolves expressions of one package.
+type Extractor struct {
+	fset       *token.FileSet
+	pkg        *types.Package
+	info       *types.Info
+	importFact func(types.Object, analysis.Fact) bool
+
+	flow      *flow
+	decls     map[*types.Func]*ast.FuncDecl
+	declOrder []*types.Func
+	sums      map[*types.Func]*sum
+	// holePos records where the value behind a hole is declared, so a key
+	// built in a loop can tell which holes change per iteration.
+	holePos map[string]token.Pos
+}
+
+type sum struct {
+	key     slot.Key
+	ok      bool
+	pending bool
+}
+
+// New prepares an extractor; importFact may be nil.
+func New(fset *token.FileSet, pkg *types.Package, info *types.Info, files []*ast.File, importFact func(types.Object, analysis.Fact) bool) *Extractor {
+	x := &Extractor{fset: fset, pkg: pkg, info: info, importFact: importFact,
+		flow: buildFlow(info, files), decls: map[*types.Func]*ast.FuncDecl{}, sums: map[*types.Func]*sum{}, holePos: map[string]token.Pos{}}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			if fn, ok := info.Defs[fd.Name].(*types.Func); ok {
+				x.decls[fn] = fd
+				x.declOrder = append(x.declOrder, fn)
+			}
+		}
+	}
+	return x
+}
+
+// env binds a builder's parameters while its summary is computed.
+type env struct {
+	params map[*types.Var]slot.Key
+}
+
+// Key returns the symbolic key of a string expression.
+func (x *Extractor) Key(e ast.Expr) slot.Key { return x.key(e, nil, 0) }
+
+func (x *Extractor) hole(id, label string, decl token.Pos) slot.Key {
+	if decl.IsValid() {
+		x.holePos[id] = decl
+	}
+	return slot.HoleKey(id, label)
+}
+
+// unique is a value known only at this place.
+func (x *Extractor) unique(e ast.Expr) slot.Key {
+	return x.hole(fmt.Sprintf("u@%d", e.Pos()), label(e), e.Pos())
+}
+
+func label(e ast.Expr) string {
+	s := types.ExprString(e)
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return s
+}
+
+func (x *Extractor) key(e ast.Expr, ev *env, depth int) slot.Key {
+	if depth > maxDepth || e == nil {
+		return x.unique(e)
+	}
+	depth++
+	if tv, ok := x.info.Types[e]; ok && tv.Value != nil {
+		switch tv.Value.Kind() {
+		case constant.String:
+			return slot.Literal(constant.StringVal(tv.Value))
+		case constant.Int:
+			return slot.Literal(tv.Value.ExactString())
+		}
+	}
+	switch e := e.(type) {
+	case *ast.ParenExpr:
+		return x.key(e.X, ev, depth)
+	case *ast.BinaryExpr:
+		if e.Op == token.ADD && isString(x.info.TypeOf(e)) {
+			return slot.Concat(x.key(e.X, ev, depth), x.key(e.Y, ev, depth))
+		}
+	case *ast.Ident:
+		return x.ident(e, ev, depth)
+	case *ast.SelectorExpr:
+		if sel, ok := x.info.Selections[e]; ok {
+			if sel.Kind() == types.FieldVal {
+				base := x.key(e.X, ev, depth)
+				if hs := base.Parts(); len(hs) == 1 && hs[0].Hole != nil {
+					id := hs[0].Hole.ID + "." + e.Sel.Name
+					return x.hole(id, hs[0].Hole.Label+"."+e.Sel.Name, x.holePos[hs[0].Hole.ID])
+				}
+			}
+			return x.unique(e)
+		}
+		return x.ident(e.Sel, ev, depth) // qualified identifier
+	case *ast.CallExpr:
+		return x.call(e, ev, depth)
+	}
+	return x.unique(e)
+}
+
+func isString(t types.Type) bool {
+	b, ok := types.Unalias(t).Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
+func isInteger(t types.Type) bool {
+	b, ok := types.Unalias(t).Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsInteger != 0
+}
+
+func (x *Extractor) varID(v *types.Var) string {
+	if v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+		return "g:" + v.Pkg().Path() + "." + v.Name()
+	}
+	return fmt.Sprintf("v:%s@%d", v.Name(), v.Pos())
+}
+
+func (x *Extractor) ident(id *ast.Ident, ev *env, depth int) slot.Key {
+	obj := x.info.Uses[id]
+	if obj == nil {
+		obj = x.info.Defs[id]
+	}
+	v, ok := obj.(*types.Var)
+	if !ok || v.IsField() {
+		return x.unique(id)
+	}
+	if ev != nil {
+		if k, ok := ev.params[v]; ok {
+			return k
+		}
+	}
+	if v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+		return x.hole(x.varID(v), v.Name(), token.NoPos)
+	}
+	if x.flow.escapes[v] {
+		return x.hole(fmt.Sprintf("v:%s@%d#%d", v.Name(), v.Pos(), id.Pos()), v.Name(), id.Pos())
+	}
+	ws := x.flow.writes[v]
+	if x.flow.fixed[v] && len(ws) == 0 {
+		return x.hole(x.varID(v), v.Name(), v.Pos())
+	}
+	w := x.flow.governing(v, id.Pos())
+	if w == nil {
+		return x.hole(fmt.Sprintf("v:%s@%d#%d", v.Name(), v.Pos(), id.Pos()), v.Name(), id.Pos())
+	}
+	return x.write(v, w, ev, depth)
+}
+
+// write is the value v holds after write w.
+func (x *Extractor) write(v *types.Var, w *assign, ev *env, depth int) slot.Key {
+	switch {
+	case w.zero:
+		if isString(v.Type()) {
+			return slot.Literal("")
+		}
+		return x.hole(x.varID(v), v.Name(), v.Pos())
+	case w.rhs == nil || w.isAppend:
+		if len(x.flow.writes[v]) == 1 {
+			return x.hole(x.varID(v), v.Name(), v.Pos())
+		}
+		return x.hole(fmt.Sprintf("v:%s@%d=%d", v.Name(), v.Pos(), w.pos), v.Name(), w.pos)
+	case w.add:
+		prev := x.flow.governing(v, w.pos)
+		if prev == nil {
+			return slot.Concat(x.hole(fmt.Sprintf("v:%s@%d#%d", v.Name(), v.Pos(), w.pos), v.Name(), w.pos), x.key(w.rhs, ev, depth))
+		}
+		return slot.Concat(x.write(v, prev, ev, depth+1), x.key(w.rhs, ev, depth))
+	}
+	if depth > maxDepth {
+		return x.hole(x.varID(v), v.Name(), v.Pos())
+	}
+	k := x.key(w.rhs, ev, depth)
+	// A key that is just an unknown value still names this variable: two
+	// reads of a variable assigned once are the same value.
+	if parts := k.Parts(); len(parts) == 1 && parts[0].Hole != nil && strings.HasPrefix(parts[0].Hole.ID, "u@") {
+		if len(x.flow.writes[v]) == 1 {
+			return x.hole(x.varID(v), v.Name(), v.Pos())
+		}
+	}
+	return k
+}
+
+// valueID names a non-string value (an int id) for the holes of its
+// formatted text; "" when the value is not one stable thing.
+func (x *Extractor) valueID(e ast.Expr, ev *env, depth int) (string, string, token.Pos) {
+	k := x.key(e, ev, depth)
+	parts := k.Parts()
+	if len(parts) == 1 && parts[0].Hole != nil {
+		return parts[0].Hole.ID, parts[0].Hole.Label, x.holePos[parts[0].Hole.ID]
+	}
+	return "", "", token.NoPos
+}
+
+// formatted is the text of value e printed by verb: a string printed with
+// %s or %v is itself; a number printed in decimal is one hole whatever the
+// function that printed it (%d, %v, strconv.Itoa).
+func (x *Extractor) formatted(e ast.Expr, verb byte, ev *env, depth int, lbl string) slot.Key {
+	if tv, ok := x.info.Types[e]; ok && tv.Value != nil {
+		switch {
+		case tv.Value.Kind() == constant.String && (verb == 's' || verb == 'v'):
+			return slot.Literal(constant.StringVal(tv.Value))
+		case tv.Value.Kind() == constant.Int && (verb == 'd' || verb == 'v'):
+			return slot.Literal(tv.Value.ExactString())
+		}
+	}
+	t := x.info.TypeOf(e)
+	if t != nil && isString(t) && (verb == 's' || verb == 'v') {
+		return x.key(e, ev, depth)
+	}
+	class := string(verb)
+	if t != nil && isInteger(t) && (verb == 'd' || verb == 'v') {
+		class = "dec"
+	}
+	id, l, pos := x.valueID(e, ev, depth)
+	if id == "" {
+		return x.unique(e)
+	}
+	if lbl == "" {
+		lbl = l
+	}
+	return x.hole(class+"("+id+")", lbl, pos)
+}
+
+func (x *Extractor) call(call *ast.CallExpr, ev *env, depth int) slot.Key {
+	if tv, ok := x.info.Types[call.Fun]; ok && tv.IsType() && len(call.Args) == 1 {
+		arg := call.Args[0]
+		if at := x.info.TypeOf(arg); at != nil && (isString(at) || isBytes(at)) {
+			return x.key(arg, ev, depth)
+		}
+		return x.unique(call)
+	}
+	if c, ok := ast.Unparen(call.Fun).(*ast.CallExpr); ok && isBuiltin(x.info, c.Fun, "append") {
+		return x.unique(call)
+	}
+	fn, _ := typeutil.Callee(x.info, call).(*types.Func)
+	if fn == nil {
+		return x.unique(call)
+	}
+	if fn.Pkg() != nil {
+		switch fn.Pkg().Path() + "." + fn.Name() {
+		case "fmt.Sprintf":
+			if len(call.Args) > 0 && !call.Ellipsis.IsValid() {
+				if tv := x.info.Types[call.Args[0]]; tv.Value != nil && tv.Value.Kind() == constant.String {
+					if k, ok := x.sprintf(constant.StringVal(tv.Value), call.Args[1:], ev, depth); ok {
+						return k
+					}
+				}
+			}
+			return x.unique(call)
+		case "fmt.Sprint":
+			if !call.Ellipsis.IsValid() {
+				return x.sprint(call.Args, ev, depth)
+			}
+			return x.unique(call)
+		case "strconv.Itoa", "strconv.FormatInt", "strconv.FormatUint":
+			if len(call.Args) == 1 || (len(call.Args) == 2 && isConst(x.info, call.Args[1], "10")) {
+				return x.formatted(call.Args[0], 'd', ev, depth, label(call))
+			}
+		case "strconv.Quote":
+			return x.formatted(call.Args[0], 'q', ev, depth, label(call))
+		case "strconv.FormatBool":
+			return x.formatted(call.Args[0], 't', ev, depth, label(call))
+		case "strings.Join":
+			if len(call.Args) == 2 {
+				if tv := x.info.Types[call.Args[1]]; tv.Value != nil && tv.Value.Kind() == constant.String {
+					elems, complete := x.list(call.Args[0], ev, depth)
+					if complete && !anyLoop(elems) {
+						sep := slot.Literal(constant.StringVal(tv.Value))
+						var ks []slot.Key
+						for i, el := range elems {
+							if i > 0 {
+								ks = append(ks, sep)
+							}
+							ks = append(ks, el.Key)
+						}
+						return slot.Concat(ks...)
+					}
+				}
+			}
+			return x.unique(call)
+		}
+	}
+	return x.builder(fn, call, ev, depth)
+}
+
+func isBytes(t types.Type) bool {
+	s, ok := types.Unalias(t).Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	b, ok := s.Elem().Underlying().(*types.Basic)
+	return ok && (b.Kind() == types.Byte || b.Kind() == types.Rune)
+}
+
+func isConst(info *types.Info, e ast.Expr, want string) bool {
+	tv := info.Types[e]
+	return tv.Value != nil && tv.Value.ExactString() == want
+}
+
+func anyLoop(elems []Elem) bool {
+	for _, e := range elems {
+		if e.Loop != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// sprintf expands a constant format: verbs become their operands' keys.
+func (x *Extractor) sprintf(format string, args []ast.Expr, ev *env, depth int) (slot.Key, bool) {
+	var ks []slot.Key
+	argi := 0
+	lit := strings.Builder{}
+	flush := func() {
+		if lit.Len() > 0 {
+			ks = append(ks, slot.Literal(lit.String()))
+			lit.Reset()
+		}
+	}
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' {
+			lit.WriteByte(c)
+			continue
+		}
+		if i+1 < len(format) && format[i+1] == '%' {
+			lit.WriteByte('%')
+			i++
+			continue
+		}
+		// Flags, width, precision or explicit indexes: not followed.
+		j := i + 1
+		if j >= len(format) {
+			return slot.Key{}, false
+		}
+		verb := format[j]
+		if !strings.ContainsRune("sdvxXqt", rune(verb)) || argi >= len(args) {
+			return slot.Key{}, false
+		}
+		flush()
+		ks = append(ks, x.formatted(args[argi], verb, ev, depth, ""))
+		argi++
+		i = j
+	}
+	if argi != len(args) {
+		return slot.Key{}, false
+	}
+	flush()
+	return slot.Concat(ks...), true
+}
+
+// sprint follows fmt.Sprint: operands printed with %v, a space between two
+// operands when neither is a string.
+func (x *Extractor) sprint(args []ast.Expr, ev *env, depth int) slot.Key {
+	var ks []slot.Key
+	for i, a := range args {
+		if i > 0 && !isString(x.info.TypeOf(a)) && !isString(x.info.TypeOf(args[i-1])) {
+			ks = append(ks, slot.Literal(" "))
+		}
+		ks = append(ks, x.formatted(a, 'v', ev, depth, ""))
+	}
+	return slot.Concat(ks...)
+}
+
+// builder inlines a key-builder function: its summary with the parameters
+// bound to the call's arguments. Holes of the builder's own locals are
+// renamed per call site: two calls are two values.
+func (x *Extractor) builder(fn *types.Func, call *ast.CallExpr, ev *env, depth int) slot.Key {
+	var k slot.Key
+	ok := false
+	if fn.Pkg() == x.pkg {
+		k, ok = x.summaryDepth(fn, depth)
+	} else if x.importFact != nil {
+		var f KeyFunc
+		if x.importFact(fn, &f) {
+			k, ok = f.key(nil), true
+		}
+	}
+	sig, _ := fn.Type().(*types.Signature)
+	if !ok || sig == nil || sig.Variadic() || len(call.Args) != sig.Params().Len() || call.Ellipsis.IsValid() {
+		return x.unique(call)
+	}
+	args := make([]slot.Key, len(call.Args))
+	for i, a := range call.Args {
+		if t := x.info.TypeOf(a); t != nil && isString(t) {
+			args[i] = x.key(a, ev, depth)
+		} else {
+			args[i] = x.formatted(a, 'v', ev, depth, "")
+		}
+	}
+	return k.Substitute(func(h slot.Hole) (slot.Key, bool) {
+		if i, ok := strings.CutPrefix(h.ID, "param:"); ok {
+			if n, err := strconv.Atoi(i); err == nil && n < len(args) {
+				return args[n], true
+			}
+		}
+		if strings.HasPrefix(h.ID, "g:") {
+			return slot.Key{}, false
+		}
+		return x.hole(fmt.Sprintf("%s@call%d", h.ID, call.Pos()), h.Label, call.Pos()), true
+	})
+}
+
+func (x *Extractor) summary(fn *types.Func) (slot.Key, bool) { return x.summaryDepth(fn, 0) }
+
+// summaryDepth computes the key fn returns in terms of its parameters: the
+// same key from every return statement, or nothing.
+func (x *Extractor) summaryDepth(fn *types.Func, depth int) (slot.Key, bool) {
+	if s, ok := x.sums[fn]; ok {
+		return s.key, s.ok && !s.pending
+	}
+	fd := x.decls[fn]
+	sig, _ := fn.Type().(*types.Signature)
+	if fd == nil || sig == nil || sig.Results().Len() != 1 || !isString(sig.Results().At(0).Type()) || depth > maxDepth {
+		return slot.Key{}, false
+	}
+	s := &sum{pending: true}
+	x.sums[fn] = s
+	ev := &env{params: map[*types.Var]slot.Key{}}
+	for i := 0; i < sig.Params().Len(); i++ {
+		p := sig.Params().At(i)
+		ev.params[p] = slot.HoleKey(paramID(i), p.Name())
+	}
+	var keys []slot.Key
+	failed := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) != 1 {
+				failed = true
+				return false
+			}
+			keys = append(keys, x.key(n.Results[0], ev, depth+1))
+		}
+		return true
+	})
+	s.pending = false
+	if failed || len(keys) == 0 {
+		return slot.Key{}, false
+	}
+	for _, k := range keys[1:] {
+		if !k.Equal(keys[0]) {
+			return slot.Key{}, false
+		}
+	}
+	// A builder whose result is only an unknown value builds nothing.
+	if !hasLiteral(keys[0]) {
+		return slot.Key{}, false
+	}
+	s.key, s.ok = keys[0], true
+	return s.key, true
+}
+
+func hasLiteral(k slot.Key) bool {
+	for _, p := range k.Parts() {
+		if p.Hole == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// List resolves a []string expression (a keys slice) into its elements.
+// complete is false when some elements cannot be known.
+func (x *Extractor) List(e ast.Expr) ([]Elem, bool) { return x.list(e, nil, 0) }
+
+func (x *Extractor) list(e ast.Expr, ev *env, depth int) ([]Elem, bool) {
+	if depth > maxDepth {
+		return nil, false
+	}
+	depth++
+	e = ast.Unparen(e)
+	switch e := e.(type) {
+	case *ast.CompositeLit:
+		var out []Elem
+		for _, el := range e.Elts {
+			if kv, ok := el.(*ast.KeyValueExpr); ok {
+				el = kv.Value
+			}
+			out = append(out, Elem{Key: x.key(el, ev, depth), Expr: el})
+		}
+		return out, true
+	case *ast.Ident:
+		if e.Name == "nil" {
+			if _, ok := x.info.Uses[e].(*types.Nil); ok {
+				return nil, true
+			}
+		}
+		v, ok := objVar(x.info, e)
+		if !ok || x.flow.escapes[v] || x.flow.fixed[v] || (v.Pkg() != nil && v.Parent() == v.Pkg().Scope()) {
+			return nil, false
+		}
+		return x.sliceVar(v, e.Pos(), ev, depth)
+	case *ast.CallExpr:
+		if isBuiltin(x.info, e.Fun, "append") && len(e.Args) > 0 {
+			out, complete := x.list(e.Args[0], ev, depth)
+			if e.Ellipsis.IsValid() {
+				if len(e.Args) != 2 {
+					return out, false
+				}
+				more, c := x.list(e.Args[1], ev, depth)
+				return append(out, more...), complete && c
+			}
+			for _, a := range e.Args[1:] {
+				out = append(out, Elem{Key: x.key(a, ev, depth), Expr: a})
+			}
+			return out, complete
+		}
+		if tv, ok := x.info.Types[e.Fun]; ok && tv.IsType() && len(e.Args) == 1 {
+			return x.list(e.Args[0], ev, depth) // []string(x)
+		}
+	}
+	return nil, false
+}
+
+// sliceVar collects a local slice's elements before use: its initial value,
+// then every append or index write in order; writes inside a loop that does
+// not hold the declaration happen once per iteration.
+func (x *Extractor) sliceVar(v *types.Var, use token.Pos, ev *env, depth int) ([]Elem, bool) {
+	ws := x.flow.writes[v]
+	var out []Elem
+	complete := true
+	var init *assign
+	for _, w := range ws {
+		if w.pos >= use {
+			continue
+		}
+		switch {
+		case w.isAppend:
+			loop := x.loopAround(w.pos, ws[0].pos)
+			if w.spread {
+				if len(w.items) != 1 {
+					complete = false
+					continue
+				}
+				more, c := x.list(w.items[0], ev, depth)
+				complete = complete && c
+				for _, m := range more {
+					if m.Loop == nil {
+						m.Loop = loop
+					}
+					out = append(out, m)
+				}
+				continue
+			}
+			for _, it := range w.items {
+				out = append(out, Elem{Key: x.key(it, ev, depth), Expr: it, Loop: loop})
+			}
+		case w.index:
+			if w.rhs == nil {
+				complete = false
+				continue
+			}
+			out = append(out, Elem{Key: x.key(w.rhs, ev, depth), Expr: w.rhs, Loop: x.loopAround(w.pos, ws[0].pos)})
+		default:
+			if init != nil {
+				return nil, false // reassigned: not followed
+			}
+			init = w
+			switch {
+			case w.zero:
+			case w.rhs == nil:
+				return nil, false
+			default:
+				if isMake(x.info, w.rhs) {
+					continue
+				}
+				first, c := x.list(w.rhs, ev, depth)
+				complete = complete && c
+				out = append(first, out...)
+			}
+		}
+	}
+	if init == nil {
+		return nil, false
+	}
+	return out, complete
+}
+
+func isMake(info *types.Info, e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok || !isBuiltin(info, call.Fun, "make") || len(call.Args) < 2 {
+		return false
+	}
+	// make([]string, n) holds n empty keys until written: only a zero
+	// length is followed.
+	return isConst(info, call.Args[1], "0")
+}
+
+// loopAround returns the innermost loop holding p but not decl.
+func (x *Extractor) loopAround(p, decl token.Pos) ast.Node {
+	var best *[2]token.Pos
+	for i, l := range x.flow.loops {
+		if within(p, l) && !within(decl, l) {
+			if best == nil || l[0] > best[0] {
+				best = &x.flow.loops[i]
+			}
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	return loopNode{best[0], best[1]}
+}
+
+// loopNode is a loop's extent.
+type loopNode struct{ pos, end token.Pos }
+
+func (l loopNode) Pos() token.Pos { return l.pos }
+func (l loopNode) End() token.Pos { return l.end }
+
+// LoopOf returns the innermost loop around p inside the function body
+// [from, to), or nil.
+func (x *Extractor) LoopOf(p token.Pos, from, to token.Pos) ast.Node {
+	var best *[2]token.Pos
+	for i, l := range x.flow.loops {
+		if within(p, l) && from <= l[0] && l[1] <= to {
+			if best == nil || l[0] > best[0] {
+				best = &x.flow.loops[i]
+			}
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	return loopNode{best[0], best[1]}
+}
+
+// Vary returns k as a later iteration of loop sees it: every hole whose
+// value is declared inside the loop is renamed, the rest stay.
+func (x *Extractor) Vary(k slot.Key, loop ast.Node) slot.Key {
+	if loop == nil {
+		return k
+	}
+	return k.Substitute(func(h slot.Hole) (slot.Key, bool) {
+		p, ok := x.holePos[h.ID]
+		if !ok || p < loop.Pos() || p >= loop.End() {
+			return slot.Key{}, false
+		}
+		return slot.HoleKey(h.ID+"'", h.Label), true
+	})
+}
+
+// MapKeys returns the keys of a map composite literal (MSet(map...)).
+func (x *Extractor) MapKeys(e ast.Expr) ([]Elem, bool) {
+	lit, ok := ast.Unparen(e).(*ast.CompositeLit)
+	if !ok {
+		return nil, false
+	}
+	var out []Elem
+	for _, el := range lit.Elts {
+		kv, ok := el.(*ast.KeyValueExpr)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, Elem{Key: x.key(kv.Key, nil, 0), Expr: kv.Key})
+	}
+	return out, true
+}
+
+// Composite finds the composite literal behind e: &T{...}, T{...}, or a
+// local variable assigned one once.
+func (x *Extractor) Composite(e ast.Expr) (*ast.CompositeLit, bool) {
+	for range 4 {
+		e = ast.Unparen(e)
+		if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+			e = u.X
+			continue
+		}
+		if lit, ok := e.(*ast.CompositeLit); ok {
+			return lit, true
+		}
+		id, ok := e.(*ast.Ident)
+		if !ok {
+			return nil, false
+		}
+		v, ok := objVar(x.info, id)
+		if !ok || x.flow.escapes[v] {
+			return nil, false
+		}
+		ws := x.flow.writes[v]
+		if len(ws) != 1 || ws[0].rhs == nil {
+			return nil, false
+		}
+		e = ws[0].rhs
+	}
+	return nil, false
+}
+
+// Field returns the value of field name in a struct composite literal, and
+// whether the field is set.
+func Field(lit *ast.CompositeLit, name string) (ast.Expr, bool) {
+	for _, el := range lit.Elts {
+		kv, ok := el.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		if id, ok := kv.Key.(*ast.Ident); ok && id.Name == name {
+			return kv.Value, true
+		}
+	}
+	return nil, false
+}
+
+// Info exposes the type information the extractor works on.
+func (x *Extractor) Info() *types.Info { return x.info }
+
+// Origin returns the expression a local variable was assigned exactly once,
+// or e itself.
+func (x *Extractor) Origin(e ast.Expr) ast.Expr {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return e
+	}
+	v, ok := objVar(x.info, id)
+	if !ok || x.flow.escapes[v] {
+		return e
+	}
+	ws := x.flow.writes[v]
+	if len(ws) != 1 || ws[0].rhs == nil {
+		return e
+	}
+	return ws[0].rhs
+}
+
+// Var returns the local variable e names, if any.
+func (x *Extractor) Var(e ast.Expr) (*types.Var, bool) {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return nil, false
+	}
+	return objVar(x.info, id)
+}

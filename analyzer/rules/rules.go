@@ -1,0 +1,147 @@
+// Package rules is the catalogue of slotlint's Go rules: stable IDs, titles
+// and structured documentation. It is the single source of truth that the
+// analyzers' Category fields, the -disable flag, the suppression comments and
+// the rendered rule docs all read.
+package rules
+
+import "sort"
+
+// Rule describes one check. IDs are stable once shipped.
+type Rule struct {
+	ID    string
+	Title string
+	// Analyzer is the name of the analyzer that reports the rule.
+	Analyzer string
+	// What the rule finds, Why it matters (with the error Redis returns),
+	// a Bad and a Good example, how to Fix it.
+	What, Why, Bad, Good, Fix string
+}
+
+// Suppress is how any rule is silenced at one place; the reason is required.
+const Suppress = "//slotlint:ignore ID reason (on the line or the line above)"
+
+var catalogue = []Rule{
+	{
+		ID: "SL1001", Title: "keys of one command provably hash to different slots", Analyzer: "crossslot",
+		What: "A multi-key command whose keys' slots are both computable and differ.",
+		Why:  "Redis Cluster rejects the command with \"CROSSSLOT Keys in request don't hash to the same slot\"; managed endpoints behind a plain client do the same.",
+		Bad:  `rdb.MGet(ctx, "user:1", "user:2")`,
+		Good: `rdb.MGet(ctx, "{user}:1", "{user}:2") // or one GET per key`,
+		Fix:  "Give the keys a common hash tag, or issue one command per key (a pipeline is split per node and is fine).",
+	},
+	{
+		ID: "SL1002", Title: "keys of one command share no hash tag", Analyzer: "crossslot",
+		What: "A multi-key command whose keys are not proven to share a slot: they carry no common hash tag.",
+		Why:  "For most inputs the keys land in different slots and Redis Cluster answers \"CROSSSLOT Keys in request don't hash to the same slot\".",
+		Bad:  `rdb.SInterStore(ctx, "dst:"+id, "a:"+id, "b:"+id)`,
+		Good: `rdb.SInterStore(ctx, "dst:{"+id+"}", "a:{"+id+"}", "b:{"+id+"}")`,
+		Fix:  "Wrap the part the keys share in {} (offered as a suggested fix when the keys are built in place), or split the command.",
+	},
+	{
+		ID: "SL1003", Title: "MULTI/EXEC or WATCH across keys that do not share a slot", Analyzer: "txslot",
+		What: "A transaction (TxPipelined, TxPipeline()...Exec, Watch) whose queued commands and watched keys are not all in one slot.",
+		Why:  "Redis Cluster aborts the transaction: queued commands get \"CROSSSLOT\" and EXEC answers \"EXECABORT\"; go-redis's cluster Watch refuses keys of several slots.",
+		Bad:  "rdb.TxPipelined(ctx, func(p redis.Pipeliner) error { p.Incr(ctx, \"hits:\"+id); p.Incr(ctx, \"total\"); return nil })",
+		Good: "rdb.TxPipelined(ctx, func(p redis.Pipeliner) error { p.Incr(ctx, \"hits:{\"+id+\"}\"); p.Incr(ctx, \"total:{\"+id+\"}\"); return nil })",
+		Fix:  "Tag every key of the transaction with the same hash tag, or use a plain pipeline when atomicity is not needed.",
+	},
+	{
+		ID: "SL1004", Title: "script keys that do not share a slot", Analyzer: "scriptkeys",
+		What: "EVAL, EVALSHA, Script.Run or FCALL called with keys that are not proven to share a slot.",
+		Why:  "Redis Cluster rejects the call with \"CROSSSLOT Keys in request don't hash to the same slot\".",
+		Bad:  `script.Run(ctx, rdb, []string{"lock:" + id, "owner:" + id}, token)`,
+		Good: `script.Run(ctx, rdb, []string{"lock:{" + id + "}", "owner:{" + id + "}"}, token)`,
+		Fix:  "Tag the keys with a common hash tag.",
+	},
+	{
+		ID: "SL1005", Title: "multi-key command whose keys cannot be resolved", Analyzer: "crossslot",
+		What: "A multi-key command whose keys come from somewhere the analyzer cannot follow (a []string parameter, a function result). Reported only with -slotlint.strict.",
+		Why:  "Nothing proves the keys share a slot; on a cluster the command may fail with CROSSSLOT.",
+		Bad:  `func load(keys []string) { rdb.MGet(ctx, keys...) }`,
+		Good: `func load(id string) { rdb.MGet(ctx, "a:{"+id+"}", "b:{"+id+"}") }`,
+		Fix:  "Build the keys where they are used, or suppress with the reason the caller guarantees one slot.",
+	},
+	{
+		ID: "SL1101", Title: "constant hash tag on a variable key family", Analyzer: "hashtag",
+		What: "A key whose hash tag is fixed text while other parts vary, e.g. \"{cart}:\" + id.",
+		Why:  "Every key of the family hashes to one slot, so one shard holds all of them: a hot shard that no resharding can spread.",
+		Bad:  `rdb.Get(ctx, "{cart}:"+userID)`,
+		Good: `rdb.Get(ctx, "cart:{"+userID+"}")`,
+		Fix:  "Tag the varying part (the entity id) instead of the constant.",
+	},
+	{
+		ID: "SL1102", Title: "empty hash tag", Analyzer: "hashtag",
+		What: "A key whose first '{' is followed at once by '}'.",
+		Why:  "Redis ignores an empty tag and hashes the whole key, so keys meant to share a slot do not.",
+		Bad:  `rdb.Get(ctx, "user:{}"+id)`,
+		Good: `rdb.Get(ctx, "user:{"+id+"}")`,
+		Fix:  "Put the shared part between the braces.",
+	},
+	{
+		ID: "SL1103", Title: "hash tag that Redis ignores", Analyzer: "hashtag",
+		What: "A second {...} after the first tag, or a value of unknown text before the first '{'.",
+		Why:  "Redis only looks at the first '{' and the first '}' after it; later tags are plain text, and an unknown prefix containing a brace moves the tag.",
+		Bad:  `rdb.Get(ctx, "{user:"+id+"}:{cart}")`,
+		Good: `rdb.Get(ctx, "{user:"+id+"}:cart")`,
+		Fix:  "Keep one tag per key, and put it before any part whose text is not fixed.",
+	},
+	{
+		ID: "SL1104", Title: "key family used with and without a tag, or with different tags", Analyzer: "hashtag",
+		What: "Keys of one shape (the same literal text, the same places for values) tagged differently in one package.",
+		Why:  "The two spellings are different keys in different slots: data written through one is not found through the other, and multi-key commands mixing them fail with CROSSSLOT.",
+		Bad:  `rdb.Set(ctx, "user:{"+id+"}:cart", v, 0); rdb.Get(ctx, "user:"+id+":cart")`,
+		Good: `rdb.Set(ctx, "user:{"+id+"}:cart", v, 0); rdb.Get(ctx, "user:{"+id+"}:cart")`,
+		Fix:  "Build the family's keys in one helper function.",
+	},
+	{
+		ID: "SL1105", Title: "unclosed hash tag", Analyzer: "hashtag",
+		What: "A key with a '{' and no '}' after it.",
+		Why:  "There is no tag at all: Redis hashes the whole key. It is almost always a typo.",
+		Bad:  `rdb.Get(ctx, "user:{"+id+":cart")`,
+		Good: `rdb.Get(ctx, "user:{"+id+"}:cart")`,
+		Fix:  "Close the tag.",
+	},
+	{
+		ID: "SL1203", Title: "script called with zero keys", Analyzer: "scriptkeys",
+		What: "EVAL, EVALSHA, Script.Run or FCALL with no keys.",
+		Why:  "A cluster client routes a keyless script to an arbitrary master; any key the script touches may live elsewhere (MOVED, or CROSSSLOT with a #!lua shebang).",
+		Bad:  `script.Run(ctx, rdb, nil, "user:"+id)`,
+		Good: `script.Run(ctx, rdb, []string{"user:{" + id + "}"})`,
+		Fix:  "Pass every key the script touches in KEYS.",
+	},
+}
+
+var byID = func() map[string]*Rule {
+	m := make(map[string]*Rule, len(catalogue))
+	for i := range catalogue {
+		m[catalogue[i].ID] = &catalogue[i]
+	}
+	return m
+}()
+
+// All returns every rule, ordered by ID.
+func All() []Rule {
+	out := append([]Rule(nil), catalogue...)
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// Lookup returns the rule with the given ID.
+func Lookup(id string) (Rule, bool) {
+	r, ok := byID[id]
+	if !ok {
+		return Rule{}, false
+	}
+	return *r, true
+}
+
+// Of returns the IDs reported by the named analyzer.
+func Of(analyzer string) []string {
+	var ids []string
+	for _, r := range All() {
+		if r.Analyzer == analyzer {
+			ids = append(ids, r.ID)
+		}
+	}
+	return ids
+}

@@ -1,0 +1,19 @@
+// Package txslot defines an Analyzer that reports transactions whose keys
+// do not share a hash slot.
+//
+// # Analyzer txslot
+//
+// txslot: report MULTI/EXEC and WATCH across keys of several slots
+//
+// In Redis Cluster every key of every command queued between MULTI and EXEC,
+// and every watched key, must be in one slot: otherwise the queued command
+// gets CROSSSLOT and EXEC answers EXECABORT, and go-redis's cluster Watch
+// refuses keys of several slots. The analyzer collects the commands queued
+// in TxPipelined, TxPipeline()...Exec and Watch(fn, keys...) (including
+// commands repeated in a loop, which touch a different key per iteration)
+// and reports SL1003 when they are not proven to share a slot. Plain
+// Pipelined and Pipeline are split per node by cluster clients and are not
+// reported.
+//
+// Suppress one finding with //slotlint:ignore SL1003 reason.
+package txslot
