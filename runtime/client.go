@@ -65,7 +65,7 @@ func New(rdb redis.Scripter, opts *Options) *Client {
 // gate lets one goroutine per key and Client poll Redis for a lock while the
 // others wait in process; a release by this Client wakes the poller at once.
 type gate struct {
-	refs int          // guarded by Client.mu
+	refs int           // guarded by Client.mu
 	turn chan struct{} // capacity 1: holding the token means polling
 	wake chan struct{} // capacity 1: a local release happened
 }

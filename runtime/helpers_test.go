@@ -1,0 +1,106 @@
+package runtime
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/slotlint/slotlint/internal/redistest"
+)
+
+// servers runs f against the standalone server and the cluster.
+func servers(t *testing.T, f func(t *testing.T, rdb redis.UniversalClient)) {
+	t.Run("standalone", func(t *testing.T) { f(t, redistest.Standalone(t)) })
+	t.Run("cluster", func(t *testing.T) { f(t, redistest.Cluster(t)) })
+}
+
+// newClient returns a go-redis client of the same kind as rdb with its own
+// connections, standing in for another process.
+func newClient(t testing.TB, rdb redis.UniversalClient) redis.UniversalClient {
+	t.Helper()
+	var c redis.UniversalClient
+	switch rdb.(type) {
+	case *redis.ClusterClient:
+		c = redis.NewClusterClient(&redis.ClusterOptions{Addrs: redistest.ClusterAddrs(t)})
+	default:
+		c = redis.NewClient(&redis.Options{Addr: redistest.StandaloneAddr(t)})
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// tagged returns a key family id unique to the test, for Key.
+func tagged(t testing.TB) string {
+	return redistest.Prefix(t)[len("slotlint-test:"):]
+}
+
+// snapshot returns DUMP of each key (empty when missing), to prove that an
+// operation wrote nothing.
+func snapshot(t testing.TB, rdb redis.UniversalClient, keys ...string) []string {
+	t.Helper()
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		v, err := rdb.Dump(context.Background(), k).Result()
+		if err != nil && err != redis.Nil {
+			t.Fatalf("DUMP %s: %v", k, err)
+		}
+		ttl, err := rdb.PTTL(context.Background(), k).Result()
+		if err != nil {
+			t.Fatalf("PTTL %s: %v", k, err)
+		}
+		if ttl > 0 {
+			ttl = 1 // present with a TTL; the exact value ticks down
+		}
+		out[i] = v + "|" + ttl.String()
+	}
+	return out
+}
+
+// recordingHooks counts events for assertions.
+type recordingHooks struct {
+	mu        sync.Mutex
+	obtains   int
+	attempts  int
+	contended int
+	renewFail int
+	lost      []error
+	reloads   map[string]int
+	latencies []time.Duration
+}
+
+func (h *recordingHooks) ObtainDone(_ string, attempts int, latency time.Duration, err error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.obtains++
+	h.attempts += attempts
+	h.latencies = append(h.latencies, latency)
+}
+
+func (h *recordingHooks) Contended(string, time.Duration) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.contended++
+}
+
+func (h *recordingHooks) RenewFailed(string, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.renewFail++
+}
+
+func (h *recordingHooks) LockLost(_ string, cause error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.lost = append(h.lost, cause)
+}
+
+func (h *recordingHooks) ScriptReloaded(name string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.reloads == nil {
+		h.reloads = map[string]int{}
+	}
+	h.reloads[name]++
+}

@@ -1,0 +1,662 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"net"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+func TestObtainReleaseReentry(t *testing.T) {
+	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
+		ctx := context.Background()
+		c := New(rdb, nil)
+		key := Key("order", tagged(t), "lock")
+		l, err := c.Obtain(ctx, key, time.Second, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.Fence() <= 0 || l.Count() != 1 || len(l.Token()) < 20 {
+			t.Fatalf("lock fence %d count %d token %q", l.Fence(), l.Count(), l.Token())
+		}
+		if ttl := rdb.PTTL(ctx, key).Val(); ttl <= 0 || ttl > time.Second {
+			t.Fatalf("lock PTTL %v, want within (0, 1s]", ttl)
+		}
+
+		other := New(newClient(t, rdb), nil)
+		if _, err := other.Obtain(ctx, key, time.Second, &ObtainOptions{NoWait: true}); !errors.Is(err, ErrNotObtained) {
+			t.Fatalf("second owner: %v, want ErrNotObtained", err)
+		}
+
+		again, err := c.Obtain(ctx, key, time.Second, &ObtainOptions{Token: l.Token(), NoWait: true})
+		if err != nil {
+			t.Fatalf("reentry: %v", err)
+		}
+		if again.Fence() != l.Fence() || again.Count() != 2 {
+			t.Fatalf("reentry fence %d count %d, want %d and 2", again.Fence(), again.Count(), l.Fence())
+		}
+		if err := again.Release(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if n := rdb.HGet(ctx, key, "count").Val(); n != "1" {
+			t.Fatalf("count after one release = %q, want 1", n)
+		}
+		if _, err := other.Obtain(ctx, key, time.Second, &ObtainOptions{NoWait: true}); !errors.Is(err, ErrNotObtained) {
+			t.Fatalf("still held once: %v, want ErrNotObtained", err)
+		}
+		if err := again.Release(ctx); !errors.Is(err, ErrLockLost) {
+			t.Fatalf("releasing one entry twice: %v, want ErrLockLost", err)
+		}
+		if err := l.Release(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if n := rdb.Exists(ctx, key).Val(); n != 0 {
+			t.Fatalf("lock key still exists after the last release")
+		}
+		if err := l.Refresh(ctx, time.Second); !errors.Is(err, ErrLockLost) {
+			t.Fatalf("refresh after release: %v, want ErrLockLost", err)
+		}
+		// Only the fencing counter stays, holding the last token issued.
+		if v, _ := rdb.Get(ctx, key+":fence").Int64(); v != l.Fence() {
+			t.Fatalf("fence counter %d, want %d", v, l.Fence())
+		}
+		next, err := other.Obtain(ctx, key, time.Second, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if next.Fence() != l.Fence()+1 {
+			t.Fatalf("next fence %d, want %d", next.Fence(), l.Fence()+1)
+		}
+		if err := next.Release(ctx); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestExpiryTakeover lets a lock expire under its holder: the new holder
+// gets it, and the stale holder's Release, Refresh and SetState all fail
+// with ErrLockLost and change nothing.
+func TestExpiryTakeover(t *testing.T) {
+	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
+		ctx := context.Background()
+		id := tagged(t)
+		key, state := Key("job", id, "lock"), Key("job", id, "state")
+		stale, err := New(rdb, nil).LockAndSet(ctx, key, 30*time.Millisecond,
+			StateWrite{Key: state, Field: "step", Value: "one", TTL: time.Minute}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(60 * time.Millisecond)
+		fresh, err := New(newClient(t, rdb), nil).LockAndSet(ctx, key, time.Minute,
+			StateWrite{Key: state, Field: "step", Value: "two", TTL: time.Minute}, &ObtainOptions{NoWait: true})
+		if err != nil {
+			t.Fatalf("taking over an expired lock: %v", err)
+		}
+		if fresh.Fence() <= stale.Fence() {
+			t.Fatalf("fence %d after %d", fresh.Fence(), stale.Fence())
+		}
+		before := snapshot(t, rdb, key, state, key+":fence")
+		for name, err := range map[string]error{
+			"Release":  stale.Release(ctx),
+			"Refresh":  stale.Refresh(ctx, time.Minute),
+			"SetState": stale.SetState(ctx, StateWrite{Key: state, Field: "step", Value: "stale", TTL: time.Minute}),
+		} {
+			if !errors.Is(err, ErrLockLost) {
+				t.Errorf("stale %s: %v, want ErrLockLost", name, err)
+			}
+		}
+		// Release marked the stale entry released, so test the Lua-side
+		// refusals once more on a handle that has not been released.
+		ghost := &Lock{c: New(rdb, nil), key: key, fenceKey: key + ":fence", token: stale.Token(), fence: stale.Fence(), ttl: time.Minute}
+		if err := ghost.Refresh(ctx, time.Minute); !errors.Is(err, ErrLockLost) {
+			t.Errorf("stale token refresh: %v, want ErrLockLost", err)
+		}
+		if err := ghost.SetState(ctx, StateWrite{Key: state, Field: "step", Value: "stale", TTL: time.Minute}); !errors.Is(err, ErrLockLost) {
+			t.Errorf("stale token SetState: %v, want ErrLockLost", err)
+		}
+		if err := ghost.Release(ctx); !errors.Is(err, ErrLockLost) {
+			t.Errorf("stale token Release: %v, want ErrLockLost", err)
+		}
+		if after := snapshot(t, rdb, key, state, key+":fence"); !equal(before, after) {
+			t.Fatalf("a stale holder changed the keys")
+		}
+		if v := rdb.HGet(ctx, state, "step").Val(); v != "two" {
+			t.Fatalf("state step = %q, want two", v)
+		}
+		if err := fresh.SetState(ctx, StateWrite{Key: state, Field: "step", Value: "three", TTL: time.Minute}); err != nil {
+			t.Fatalf("new holder's update: %v", err)
+		}
+		if err := fresh.Release(ctx); err != nil {
+			t.Fatalf("new holder's release: %v", err)
+		}
+	})
+}
+
+func equal(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestFencingMonotonic takes one lock 10,000 times, releasing, re-entering
+// or letting it expire, and checks every fencing token exceeds the last.
+// Then it loses the fencing counter (as a failover without persistence
+// would) and checks that the state guard refuses the restarted tokens.
+func TestFencingMonotonic(t *testing.T) {
+	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
+		ctx := context.Background()
+		c := New(rdb, nil)
+		id := tagged(t)
+		key, state := Key("fence", id, "lock"), Key("fence", id, "state")
+		var last int64
+		expiries := 0
+		for i := range 10_000 {
+			ttl := time.Second
+			expire := i%97 == 0
+			if expire {
+				ttl = 2 * time.Millisecond
+			}
+			l, err := c.Obtain(ctx, key, ttl, nil)
+			if err != nil {
+				t.Fatalf("acquisition %d: %v", i, err)
+			}
+			if l.Fence() <= last {
+				t.Fatalf("acquisition %d: fence %d after %d", i, l.Fence(), last)
+			}
+			last = l.Fence()
+			if i%10 == 0 {
+				if err := l.SetState(ctx, StateWrite{Key: state, Field: "n", Value: "x", TTL: time.Minute}); err != nil {
+					t.Fatalf("acquisition %d: SetState: %v", i, err)
+				}
+			}
+			if i%50 == 0 {
+				re, err := c.Obtain(ctx, key, ttl, &ObtainOptions{Token: l.Token(), NoWait: true})
+				if err != nil || re.Fence() != l.Fence() {
+					t.Fatalf("reentry: %v, fence %v", err, re)
+				}
+				if err := re.Release(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if expire {
+				expiries++
+				time.Sleep(4 * time.Millisecond)
+				continue
+			}
+			if err := l.Release(ctx); err != nil {
+				t.Fatalf("acquisition %d: release: %v", i, err)
+			}
+		}
+		if expiries == 0 {
+			t.Fatal("no expiries exercised")
+		}
+
+		rdb.Del(ctx, key+":fence")
+		l, err := c.Obtain(ctx, key, time.Second, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.Fence() != 1 {
+			t.Fatalf("restarted fence %d, want 1", l.Fence())
+		}
+		before := snapshot(t, rdb, state)
+		if err := l.SetState(ctx, StateWrite{Key: state, Field: "n", Value: "stale", TTL: time.Minute}); !errors.Is(err, ErrStaleFence) {
+			t.Fatalf("stale token: %v, want ErrStaleFence", err)
+		}
+		if !equal(before, snapshot(t, rdb, state)) {
+			t.Fatal("a stale token changed the state")
+		}
+		if err := l.Release(ctx); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestBadInputs checks that bad arguments, wrong types and cancelled
+// contexts produce typed errors and write nothing.
+func TestBadInputs(t *testing.T) {
+	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
+		ctx := context.Background()
+		c := New(rdb, nil)
+		id := tagged(t)
+		key := Key("bad", id, "lock")
+		state := Key("bad", id, "state")
+		fence := key + ":fence"
+		write := StateWrite{Key: state, Field: "f", Value: "v", TTL: time.Minute}
+		cancelled, cancel := context.WithCancel(ctx)
+		cancel()
+
+		for _, c2 := range []struct {
+			name string
+			err  error
+			want error
+		}{
+			{"empty key", second(c.Obtain(ctx, "", time.Second, nil)), ErrInvalidArgument},
+			{"zero TTL", second(c.Obtain(ctx, key, 0, nil)), ErrInvalidArgument},
+			{"negative TTL", second(c.Obtain(ctx, key, -time.Second, nil)), ErrInvalidArgument},
+			{"TTL below 1ms", second(c.Obtain(ctx, key, 999*time.Microsecond, nil)), ErrInvalidArgument},
+			{"untagged key", second(c.Obtain(ctx, "bad-untagged-"+id, time.Second, nil)), ErrCrossSlot},
+			{"cancelled", second(c.Obtain(cancelled, key, time.Second, nil)), context.Canceled},
+			{"cancelled not obtained", second(c.Obtain(cancelled, key, time.Second, nil)), ErrNotObtained},
+			{"state other slot", second(c.LockAndSet(ctx, key, time.Second, StateWrite{Key: Key("bad", id+"x", "state"), Field: "f", TTL: time.Minute}, nil)), ErrCrossSlot},
+			{"state TTL", second(c.LockAndSet(ctx, key, time.Second, StateWrite{Key: state, Field: "f"}, nil)), ErrInvalidArgument},
+			{"state reserved field", second(c.LockAndSet(ctx, key, time.Second, StateWrite{Key: state, Field: "__fence", TTL: time.Minute}, nil)), ErrInvalidArgument},
+			{"lock and set cancelled", second(c.LockAndSet(cancelled, key, time.Second, write, nil)), context.Canceled},
+		} {
+			if !errors.Is(c2.err, c2.want) {
+				t.Errorf("%s: %v, want %v", c2.name, c2.err, c2.want)
+			}
+		}
+		if n := rdb.Exists(ctx, key, fence, state).Val(); n != 0 {
+			t.Fatalf("%d keys written by rejected calls", n)
+		}
+		if n := rdb.Exists(ctx, "bad-untagged-"+id).Val(); n != 0 {
+			t.Fatal("untagged key written")
+		}
+
+		// A held lock refuses bad refreshes and cancelled calls, keeping its TTL.
+		l, err := c.Obtain(ctx, key, time.Minute, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := snapshot(t, rdb, key, fence)
+		if err := l.Refresh(ctx, 0); !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("Refresh(0): %v", err)
+		}
+		if err := l.Refresh(cancelled, time.Second); !errors.Is(err, context.Canceled) {
+			t.Errorf("Refresh cancelled: %v", err)
+		}
+		if err := l.Release(cancelled); !errors.Is(err, context.Canceled) {
+			t.Errorf("Release cancelled: %v", err)
+		}
+		if err := l.SetState(cancelled, write); !errors.Is(err, context.Canceled) {
+			t.Errorf("SetState cancelled: %v", err)
+		}
+		if _, err := l.KeepAlive(ctx, &KeepAliveOptions{Interval: -1}); !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("KeepAlive negative interval: %v", err)
+		}
+		if !equal(before, snapshot(t, rdb, key, fence)) {
+			t.Fatal("rejected calls changed the lock")
+		}
+		if ttl := rdb.PTTL(ctx, key).Val(); ttl < 50*time.Second {
+			t.Fatalf("lock TTL %v changed by a rejected refresh", ttl)
+		}
+		if err := l.Release(ctx); err != nil {
+			t.Fatalf("release after a cancelled release: %v", err)
+		}
+	})
+}
+
+func second[T any](_ T, err error) error { return err }
+
+// TestWrongTypeLock puts values of other types at the lock, its fencing
+// counter and the state key: every call fails with ErrWrongType and nothing
+// changes.
+func TestWrongTypeLock(t *testing.T) {
+	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
+		ctx := context.Background()
+		c := New(rdb, nil)
+		for _, tc := range []struct {
+			name  string
+			setup func(key, fence, state string)
+		}{
+			{"lock is a string", func(k, _, _ string) { rdb.Set(ctx, k, "x", time.Minute) }},
+			{"lock is a list", func(k, _, _ string) { rdb.RPush(ctx, k, "x") }},
+			{"lock is a foreign hash", func(k, _, _ string) { rdb.HSet(ctx, k, "a", "b") }},
+			{"fence is a set", func(_, f, _ string) { rdb.SAdd(ctx, f, "x") }},
+			{"fence is not a number", func(_, f, _ string) { rdb.Set(ctx, f, "abc", time.Minute) }},
+			{"state is a string", func(_, _, s string) { rdb.Set(ctx, s, "x", time.Minute) }},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				id := tagged(t)
+				key, state := Key("wt", id, "lock"), Key("wt", id, "state")
+				fence := key + ":fence"
+				t.Cleanup(func() { rdb.Del(ctx, key, fence, state) })
+				tc.setup(key, fence, state)
+				before := snapshot(t, rdb, key, fence, state)
+				_, err := c.LockAndSet(ctx, key, time.Second, StateWrite{Key: state, Field: "f", Value: "v", TTL: time.Minute}, &ObtainOptions{NoWait: true})
+				if !errors.Is(err, ErrWrongType) {
+					t.Errorf("LockAndSet: %v, want ErrWrongType", err)
+				}
+				if tc.name != "state is a string" {
+					if _, err := c.Obtain(ctx, key, time.Second, &ObtainOptions{NoWait: true}); !errors.Is(err, ErrWrongType) {
+						t.Errorf("Obtain: %v, want ErrWrongType", err)
+					}
+				}
+				if !equal(before, snapshot(t, rdb, key, fence, state)) {
+					t.Fatal("a call on a wrong-type key wrote to Redis")
+				}
+			})
+		}
+	})
+}
+
+func TestKeepAlive(t *testing.T) {
+	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
+		ctx := context.Background()
+		hooks := &recordingHooks{}
+		c := New(rdb, &Options{Hooks: hooks})
+		key := Key("ka", tagged(t), "lock")
+		l, err := c.Obtain(ctx, key, 90*time.Millisecond, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kctx, err := l.KeepAlive(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := l.KeepAlive(ctx, nil); !errors.Is(err, ErrInvalidArgument) {
+			t.Fatalf("second watchdog: %v", err)
+		}
+		time.Sleep(400 * time.Millisecond) // over four TTLs
+		if kctx.Err() != nil {
+			t.Fatalf("watchdog context ended: %v", context.Cause(kctx))
+		}
+		if _, err := New(newClient(t, rdb), nil).Obtain(ctx, key, time.Second, &ObtainOptions{NoWait: true}); !errors.Is(err, ErrNotObtained) {
+			t.Fatalf("kept-alive lock taken: %v", err)
+		}
+		if !l.Deadline().After(time.Now()) {
+			t.Fatal("deadline not extended by renewals")
+		}
+		if err := l.Release(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if kctx.Err() == nil {
+			t.Fatal("Release did not cancel the watchdog context")
+		}
+		if !errors.Is(context.Cause(kctx), context.Canceled) {
+			t.Fatalf("cause after Release: %v", context.Cause(kctx))
+		}
+		// Nothing renews after the release: a new owner's lock keeps its own
+		// TTL and the old token never appears again.
+		n, err := New(newClient(t, rdb), nil).Obtain(ctx, key, time.Second, &ObtainOptions{NoWait: true})
+		if err != nil {
+			t.Fatalf("obtain after release: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+		if owner := rdb.HGet(ctx, key, "owner").Val(); owner != n.Token() {
+			t.Fatalf("owner %q, want the new owner", owner)
+		}
+		if err := n.Release(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if len(hooks.lost) != 0 {
+			t.Fatalf("lost reported: %v", hooks.lost)
+		}
+	})
+}
+
+func TestKeepAliveDetectsLoss(t *testing.T) {
+	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
+		ctx := context.Background()
+		hooks := &recordingHooks{}
+		c := New(rdb, &Options{Hooks: hooks})
+		key := Key("kal", tagged(t), "lock")
+		l, err := c.Obtain(ctx, key, 150*time.Millisecond, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kctx, err := l.KeepAlive(ctx, &KeepAliveOptions{Interval: 20 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rdb.Del(ctx, key) // an operator, or an expiry during a stall
+		thief, err := New(newClient(t, rdb), nil).Obtain(ctx, key, time.Minute, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-kctx.Done():
+		case <-time.After(time.Second):
+			t.Fatal("watchdog did not notice the lost lock")
+		}
+		if !errors.Is(context.Cause(kctx), ErrLockLost) {
+			t.Fatalf("cause %v, want ErrLockLost", context.Cause(kctx))
+		}
+		hooks.mu.Lock()
+		lost := len(hooks.lost)
+		hooks.mu.Unlock()
+		if lost != 1 {
+			t.Fatalf("LockLost reported %d times", lost)
+		}
+		if err := l.Release(ctx); !errors.Is(err, ErrLockLost) {
+			t.Fatalf("release of a lost lock: %v", err)
+		}
+		if ttl := rdb.PTTL(ctx, key).Val(); ttl < 50*time.Second {
+			t.Fatalf("thief's TTL %v was changed", ttl)
+		}
+		if err := thief.Release(ctx); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestKeepAliveLeaseRunsOut cuts the watchdog off from Redis (its client's
+// connections go to a listener that never answers): the context must end by
+// the lease deadline, before Redis lets the lock go.
+func TestKeepAliveLeaseRunsOut(t *testing.T) {
+	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
+		ctx := context.Background()
+		key := Key("kar", tagged(t), "lock")
+		var cut atomic.Bool
+		real := newClient(t, rdb)
+		// A plain client whose dialer fails once cut, standing in for a
+		// network partition; it talks to the master that owns the key.
+		addr := masterFor(t, rdb, key)
+		part := redis.NewClient(&redis.Options{
+			Addr:         addr,
+			ReadTimeout:  30 * time.Millisecond,
+			WriteTimeout: 30 * time.Millisecond,
+			MaxRetries:   -1,
+			Dialer: func(ctx context.Context, network, addr string) (net.Conn, error) {
+				if cut.Load() {
+					return nil, errors.New("partitioned")
+				}
+				var d net.Dialer
+				return d.DialContext(ctx, network, addr)
+			},
+		})
+		t.Cleanup(func() { part.Close() })
+		hooks := &recordingHooks{}
+		l, err := New(part, &Options{Hooks: hooks}).Obtain(ctx, key, 200*time.Millisecond, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kctx, err := l.KeepAlive(ctx, &KeepAliveOptions{Interval: 50 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(120 * time.Millisecond) // at least one renewal
+		cut.Store(true)
+		part.Close() // drop pooled connections; new ones fail
+		// The expiry Redis holds now is final: no renewal gets through.
+		expireAt, err := real.PExpireTime(ctx, key).Result()
+		if err != nil || expireAt <= 0 {
+			t.Fatalf("PEXPIRETIME: %v %v", expireAt, err)
+		}
+		<-kctx.Done()
+		ended := time.Now()
+		if !errors.Is(context.Cause(kctx), ErrLockLost) {
+			t.Fatalf("cause %v, want ErrLockLost", context.Cause(kctx))
+		}
+		// Redis still held the lock when the holder gave it up: compare
+		// with the absolute expiry Redis set (same machine, same clock).
+		if ended.UnixMilli() >= int64(expireAt/time.Millisecond) {
+			t.Fatalf("holder stopped at %d ms, Redis expiry %v", ended.UnixMilli(), expireAt)
+		}
+		if ended.After(l.Deadline()) && ended.Sub(l.Deadline()) > 20*time.Millisecond {
+			t.Fatalf("context ended %v after the deadline", ended.Sub(l.Deadline()))
+		}
+		hooks.mu.Lock()
+		defer hooks.mu.Unlock()
+		if hooks.renewFail == 0 || len(hooks.lost) != 1 {
+			t.Fatalf("renew failures %d, lost %d", hooks.renewFail, len(hooks.lost))
+		}
+	})
+}
+
+// masterFor returns the address of the server that holds key.
+func masterFor(t *testing.T, rdb redis.UniversalClient, key string) string {
+	t.Helper()
+	cc, ok := rdb.(*redis.ClusterClient)
+	if !ok {
+		return rdb.(*redis.Client).Options().Addr
+	}
+	n, err := cc.MasterForKey(context.Background(), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n.Options().Addr
+}
+
+func TestKeepAliveMaxHold(t *testing.T) {
+	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
+		ctx := context.Background()
+		key := Key("kam", tagged(t), "lock")
+		l, err := New(rdb, nil).Obtain(ctx, key, 60*time.Millisecond, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		kctx, err := l.KeepAlive(ctx, &KeepAliveOptions{MaxHold: 150 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		<-kctx.Done()
+		if held := time.Since(start); held < 140*time.Millisecond || held > 400*time.Millisecond {
+			t.Fatalf("context ended after %v, want about 150ms", held)
+		}
+		if !errors.Is(context.Cause(kctx), ErrMaxHold) {
+			t.Fatalf("cause %v, want ErrMaxHold", context.Cause(kctx))
+		}
+		// No renewals after the maximum: the lock expires on its own.
+		time.Sleep(100 * time.Millisecond)
+		if n := rdb.Exists(ctx, key).Val(); n != 0 {
+			t.Fatal("lock renewed past its maximum hold time")
+		}
+	})
+}
+
+// TestGateOnePollerPerKey has many goroutines of one Client contend for a
+// key held by another client: at most one of them has a script call in
+// flight at any time, and all get the lock in turn.
+func TestGateOnePollerPerKey(t *testing.T) {
+	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
+		ctx := context.Background()
+		key := Key("gate", tagged(t), "lock")
+		conn := newClient(t, rdb)
+		var inflight, peak atomic.Int32
+		conn.AddHook(inflightHook{&inflight, &peak})
+		c := New(conn, nil)
+
+		holder, err := New(rdb, nil).Obtain(ctx, key, time.Second, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		var got atomic.Int32
+		for range 20 {
+			wg.Go(func() {
+				l, err := c.Obtain(ctx, key, time.Second, nil)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				got.Add(1)
+				time.Sleep(time.Millisecond)
+				if err := l.Release(ctx); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		time.Sleep(100 * time.Millisecond)
+		if err := holder.Release(ctx); err != nil {
+			t.Fatal(err)
+		}
+		wg.Wait()
+		if got.Load() != 20 {
+			t.Fatalf("%d of 20 obtained", got.Load())
+		}
+		if p := peak.Load(); p != 1 {
+			t.Fatalf("%d attempts in flight at once, want 1 (the poller)", p)
+		}
+	})
+}
+
+// inflightHook tracks concurrent obtain attempts (EVALSHA/EVAL) of a client.
+type inflightHook struct{ now, peak *atomic.Int32 }
+
+func (inflightHook) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (inflightHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}
+func (h inflightHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		if len(cmd.Args()) > 1 && (cmd.Name() == "evalsha" || cmd.Name() == "eval") &&
+			(cmd.Args()[1] == obtainScript.sha || cmd.Args()[1] == obtainScript.src) {
+			n := h.now.Add(1)
+			for {
+				p := h.peak.Load()
+				if n <= p || h.peak.CompareAndSwap(p, n) {
+					break
+				}
+			}
+			defer h.now.Add(-1)
+		}
+		return next(ctx, cmd)
+	}
+}
+
+func TestObtainWaitsForRelease(t *testing.T) {
+	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
+		ctx := context.Background()
+		key := Key("wait", tagged(t), "lock")
+		holder, err := New(rdb, nil).Obtain(ctx, key, 10*time.Second, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hooks := &recordingHooks{}
+		waiter := New(newClient(t, rdb), &Options{Hooks: hooks})
+
+		// A deadline ends the wait with ErrNotObtained and the context's error.
+		short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+		defer cancel()
+		if _, err := waiter.Obtain(short, key, time.Second, nil); !errors.Is(err, ErrNotObtained) || !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("deadline: %v", err)
+		}
+
+		go func() {
+			time.Sleep(80 * time.Millisecond)
+			holder.Release(ctx)
+		}()
+		start := time.Now()
+		l, err := waiter.Obtain(ctx, key, time.Second, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Released after 80ms; with the backoff capped at 32ms the waiter
+		// must not wait anywhere near the holder's 10s TTL.
+		if waited := time.Since(start); waited > time.Second {
+			t.Fatalf("waited %v", waited)
+		}
+		if err := l.Release(ctx); err != nil {
+			t.Fatal(err)
+		}
+		hooks.mu.Lock()
+		defer hooks.mu.Unlock()
+		if hooks.obtains != 2 || hooks.contended == 0 || hooks.attempts <= hooks.obtains {
+			t.Fatalf("hooks: %d obtains, %d attempts, %d contended", hooks.obtains, hooks.attempts, hooks.contended)
+		}
+	})
+}
