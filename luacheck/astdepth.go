@@ -1,0 +1,111 @@
+package luacheck
+
+import "github.com/yuin/gopher-lua/ast"
+
+// astTooDeep measures the parsed chunk's nesting with an explicit stack and
+// reports the line of the first node deeper than limit. Operator chains
+// nest without brackets ("a .. b .. c ..."), so the token scan alone cannot
+// bound the depth the interpreter will recurse to.
+func astTooDeep(chunk []ast.Stmt, limit int) (int, bool) {
+	type item struct {
+		node  any
+		depth int
+	}
+	stack := make([]item, 0, 64)
+	for _, s := range chunk {
+		stack = append(stack, item{s, 1})
+	}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if it.depth > limit {
+			if p, ok := it.node.(ast.PositionHolder); ok {
+				return p.Line(), true
+			}
+			return 1, true
+		}
+		for _, ch := range children(it.node) {
+			stack = append(stack, item{ch, it.depth + 1})
+		}
+	}
+	return 0, false
+}
+
+// children lists a node's direct sub-statements and sub-expressions.
+func children(n any) []any {
+	var out []any
+	addE := func(es ...ast.Expr) {
+		for _, e := range es {
+			if e != nil {
+				out = append(out, e)
+			}
+		}
+	}
+	addS := func(ss []ast.Stmt) {
+		for _, s := range ss {
+			out = append(out, s)
+		}
+	}
+	switch n := n.(type) {
+	case *ast.AssignStmt:
+		addE(n.Lhs...)
+		addE(n.Rhs...)
+	case *ast.LocalAssignStmt:
+		addE(n.Exprs...)
+	case *ast.FuncCallStmt:
+		addE(n.Expr)
+	case *ast.DoBlockStmt:
+		addS(n.Stmts)
+	case *ast.WhileStmt:
+		addE(n.Condition)
+		addS(n.Stmts)
+	case *ast.RepeatStmt:
+		addE(n.Condition)
+		addS(n.Stmts)
+	case *ast.IfStmt:
+		addE(n.Condition)
+		addS(n.Then)
+		addS(n.Else)
+	case *ast.NumberForStmt:
+		addE(n.Init, n.Limit, n.Step)
+		addS(n.Stmts)
+	case *ast.GenericForStmt:
+		addE(n.Exprs...)
+		addS(n.Stmts)
+	case *ast.FuncDefStmt:
+		if n.Name != nil {
+			addE(n.Name.Func, n.Name.Receiver)
+		}
+		if n.Func != nil {
+			out = append(out, n.Func)
+		}
+	case *ast.ReturnStmt:
+		addE(n.Exprs...)
+	case *ast.AttrGetExpr:
+		addE(n.Object, n.Key)
+	case *ast.TableExpr:
+		for _, f := range n.Fields {
+			addE(f.Key, f.Value)
+		}
+	case *ast.FuncCallExpr:
+		addE(n.Func, n.Receiver)
+		addE(n.Args...)
+	case *ast.LogicalOpExpr:
+		addE(n.Lhs, n.Rhs)
+	case *ast.RelationalOpExpr:
+		addE(n.Lhs, n.Rhs)
+	case *ast.StringConcatOpExpr:
+		addE(n.Lhs, n.Rhs)
+	case *ast.ArithmeticOpExpr:
+		addE(n.Lhs, n.Rhs)
+	case *ast.UnaryMinusOpExpr:
+		addE(n.Expr)
+	case *ast.UnaryNotOpExpr:
+		addE(n.Expr)
+	case *ast.UnaryLenOpExpr:
+		addE(n.Expr)
+	case *ast.FunctionExpr:
+		addS(n.Stmts)
+	}
+	return out
+}

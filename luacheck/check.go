@@ -1,0 +1,342 @@
+package luacheck
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/yuin/gopher-lua/ast"
+	"github.com/yuin/gopher-lua/parse"
+
+	"github.com/slotlint/slotlint/slot"
+)
+
+// Default limits. Real Redis scripts are a few kilobytes; Lua 5.1 itself
+// refuses more than 200 nested syntax levels ("chunk has too many syntax
+// levels"), so deeper input is an error in Redis too.
+const (
+	DefaultMaxBytes = 4 << 20
+	DefaultMaxDepth = 200
+)
+
+// Options describe how a script is called.
+type Options struct {
+	// Filename is used in positions.
+	Filename string
+	// NumKeys is the number of keys the script is called with; negative
+	// means unknown (use UnknownKeys). Only LUA203 depends on it.
+	NumKeys int
+	// Function checks a Redis 7 Functions library (FUNCTION LOAD): it must
+	// start with "#!lua name=...", KEYS and ARGV are the callbacks'
+	// parameters, and there are no KEYS/ARGV globals.
+	Function bool
+	// ReadOnly: the script runs with EVAL_RO, EVALSHA_RO or FCALL_RO.
+	ReadOnly bool
+	// MaxBytes and MaxDepth cap the input; zero means the default.
+	MaxBytes int
+	MaxDepth int
+}
+
+// UnknownKeys is the NumKeys value for "not known".
+const UnknownKeys = -1
+
+// Position is a place in a script. Line and Column are 1-based; Column is 0
+// when it could not be recovered.
+type Position struct {
+	File   string
+	Line   int
+	Column int
+}
+
+func (p Position) String() string {
+	file := p.File
+	if file == "" {
+		file = "-"
+	}
+	if p.Column > 0 {
+		return fmt.Sprintf("%s:%d:%d", file, p.Line, p.Column)
+	}
+	return fmt.Sprintf("%s:%d", file, p.Line)
+}
+
+// Finding is one diagnostic.
+type Finding struct {
+	Pos     Position
+	Rule    string // stable rule ID, e.g. "LUA201"
+	Message string
+
+	// Command is the Redis command the finding is about, upper case, when
+	// there is one.
+	Command string
+	// Key is the key argument the finding is about (LUA201, LUA202), with
+	// holes "KEYS[i]" and "ARGV[i]" that a caller can bind with
+	// slot.Key.Substitute. HasKey says whether it is set.
+	Key    slot.Key
+	HasKey bool
+	// KeysIndex is the 1-based KEYS index a LUA202 key derives from or a
+	// LUA203 read names; 0 when none.
+	KeysIndex int
+	// Function is the registered function the finding is in (Functions
+	// libraries), "" otherwise.
+	Function string
+}
+
+func (f Finding) String() string {
+	return fmt.Sprintf("%s: %s %s", f.Pos, f.Rule, f.Message)
+}
+
+// KeyUse is one key argument of one redis.call/pcall the checker could
+// locate, with the key as far as it is known statically.
+type KeyUse struct {
+	Pos      Position
+	Command  string
+	Key      slot.Key
+	Function string // registered function, for libraries
+}
+
+// Function is a function a library registers.
+type Function struct {
+	Name  string
+	Flags []string
+	Pos   Position
+}
+
+// Result is everything the checker learned from one script. It does not
+// depend on Options.NumKeys except for the LUA203 findings, so callers that
+// check one script for many call sites can analyse it once (keyed by Hash)
+// and use MaxKeysIndex and Keys per call site.
+type Result struct {
+	Hash     [32]byte
+	Findings []Finding
+	// Flags and Name come from the "#!lua" line.
+	Flags []string
+	Name  string
+	// MaxKeysIndex is the highest literal n of a KEYS[n] read; zero when
+	// none. DynamicKeys is true when KEYS is read with a computed index,
+	// by length, or as a whole (unpack, ipairs).
+	MaxKeysIndex int
+	DynamicKeys  bool
+	// Keys are the key arguments of every command call found.
+	Keys      []KeyUse
+	Functions []Function
+	// Checked is false when the script could not be analysed (syntax
+	// error, over a limit); Findings then say why.
+	Checked bool
+}
+
+// Check analyses a script and returns its findings sorted by position.
+func Check(src []byte, opts Options) []Finding {
+	return Analyze(src, opts).Findings
+}
+
+// Analyze parses the script once and runs every rule.
+func Analyze(src []byte, opts Options) *Result {
+	if opts.MaxBytes <= 0 {
+		opts.MaxBytes = DefaultMaxBytes
+	}
+	if opts.MaxDepth <= 0 {
+		opts.MaxDepth = DefaultMaxDepth
+	}
+	res := &Result{Hash: sha256.Sum256(src)}
+	c := &checker{opts: opts, res: res, seen: map[string]bool{}}
+	c.run(src)
+	c.applySuppressions()
+	sort.SliceStable(res.Findings, func(i, j int) bool {
+		a, b := res.Findings[i].Pos, res.Findings[j].Pos
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column < b.Column
+		}
+		return res.Findings[i].Rule < res.Findings[j].Rule
+	})
+	return res
+}
+
+// checker holds the state of one Analyze call.
+type checker struct {
+	opts  Options
+	res   *Result
+	src   []byte
+	toks  tokens
+	seen  map[string]bool // dedup of findings
+	flags scriptFlags
+}
+
+type scriptFlags struct {
+	noWrites, allowCrossSlot, noCluster bool
+}
+
+func (c *checker) pos(line int) Position {
+	return Position{File: c.opts.Filename, Line: line}
+}
+
+// report adds a finding unless an identical one is already there (a local
+// function analysed once per call site reports its body's problems once).
+func (c *checker) report(f Finding) {
+	f.Pos.File = c.opts.Filename
+	id := fmt.Sprintf("%d:%d:%s:%s", f.Pos.Line, f.Pos.Column, f.Rule, f.Message)
+	if c.seen[id] {
+		return
+	}
+	c.seen[id] = true
+	c.res.Findings = append(c.res.Findings, f)
+}
+
+// reportAt reports rule at line, with the column of the first token on that
+// line spelled anchor (best effort: gopher-lua's AST has no columns).
+func (c *checker) reportAt(line int, anchor, rule, format string, args ...any) {
+	c.report(Finding{
+		Pos:     Position{Line: line, Column: c.toks.column(line, anchor)},
+		Rule:    rule,
+		Message: fmt.Sprintf(format, args...),
+	})
+}
+
+func (c *checker) run(src []byte) {
+	if len(src) > c.opts.MaxBytes {
+		c.reportAt(1, "", RuleSyntax, "script not checked: it is %d bytes, over the limit of %d", len(src), c.opts.MaxBytes)
+		return
+	}
+	src = c.prepare(src)
+	if c.opts.Function && c.res.Name == "" && !c.hasFinding(RuleSyntax) {
+		c.reportAt(1, "", RuleSyntax, `a function library must start with "#!lua name=<library>" (FUNCTION LOAD fails with "Missing library metadata")`)
+	}
+	c.src = src
+	toks, deep := scanTokens(src, c.opts.Filename, c.opts.MaxDepth)
+	c.toks = toks
+	if deep.line > 0 {
+		c.reportAt(deep.line, "", RuleSyntax, "script not checked: nesting deeper than %d levels (Lua 5.1 refuses more than 200 syntax levels)", c.opts.MaxDepth)
+		return
+	}
+	chunk, err := parseChunk(src, c.opts.Filename)
+	if err != nil {
+		c.syntaxError(err)
+		return
+	}
+	if line, ok := astTooDeep(chunk, c.opts.MaxDepth); ok {
+		c.reportAt(line, "", RuleSyntax, "script not checked: expression nesting deeper than %d levels (Lua 5.1 refuses more than 200 syntax levels)", c.opts.MaxDepth)
+		return
+	}
+	c.checkNewSyntax()
+	c.res.Checked = true
+	newInterp(c).runChunk(chunk)
+}
+
+func (c *checker) hasFinding(rule string) bool {
+	for _, f := range c.res.Findings {
+		if f.Rule == rule {
+			return true
+		}
+	}
+	return false
+}
+
+// parseChunk runs gopher-lua's parser, which reports errors by panicking
+// inside; Parse recovers error values only, so anything else is recovered
+// here rather than crashing the caller.
+func parseChunk(src []byte, name string) (chunk []ast.Stmt, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			chunk, err = nil, fmt.Errorf("parser failed: %v", r)
+		}
+	}()
+	chunk, err = parse.Parse(bytes.NewReader(src), name)
+	if err == nil && chunk == nil {
+		// Parse swallows non-error panics and returns neither.
+		return nil, errors.New("parser failed")
+	}
+	return chunk, err
+}
+
+func (c *checker) syntaxError(err error) {
+	var pe *parse.Error
+	if errors.As(err, &pe) {
+		line, col := pe.Pos.Line, pe.Pos.Column
+		near := ""
+		if line == parse.EOF || line <= 0 {
+			line, col = bytes.Count(c.src, []byte("\n"))+1, 0
+			near = " at end of script"
+		} else if pe.Token != "" {
+			near = fmt.Sprintf(" near %q", pe.Token)
+		}
+		c.report(Finding{Pos: Position{Line: line, Column: col}, Rule: RuleSyntax,
+			Message: fmt.Sprintf("syntax error%s: %s", near, pe.Message)})
+		return
+	}
+	c.reportAt(1, "", RuleSyntax, "syntax error: %s", strings.TrimSpace(err.Error()))
+}
+
+// prepare strips a UTF-8 byte order mark and blanks a "#!lua" first line
+// (keeping the newline so line numbers stay right), recording its flags.
+func (c *checker) prepare(src []byte) []byte {
+	src = bytes.TrimPrefix(src, []byte("\xEF\xBB\xBF"))
+	if !bytes.HasPrefix(src, []byte("#!")) {
+		return src
+	}
+	end := bytes.IndexByte(src, '\n')
+	if end < 0 {
+		end = len(src)
+	}
+	c.parseShebang(string(bytes.TrimRight(src[:end], "\r")))
+	out := make([]byte, len(src))
+	copy(out, src)
+	for i := 0; i < end; i++ {
+		if out[i] != '\r' {
+			out[i] = ' '
+		}
+	}
+	return out
+}
+
+// knownFlags are the script flags Redis 7.0 accepts in a shebang.
+var knownFlags = map[string]bool{
+	"no-writes": true, "allow-oom": true, "allow-stale": true,
+	"no-cluster": true, "allow-cross-slot-keys": true,
+}
+
+// parseShebang reads "#!lua flags=a,b" (EVAL) or "#!lua name=lib" (a
+// library), reporting what Redis 7.0 refuses with its own wording.
+func (c *checker) parseShebang(line string) {
+	fields := strings.Fields(line)
+	if len(fields) == 0 || fields[0] != "#!lua" {
+		engine := strings.TrimPrefix(strings.Fields(line + " x")[0], "#!")
+		c.reportAt(1, "", RuleSyntax, "unknown script engine %q in the shebang (Redis only knows \"lua\")", engine)
+		return
+	}
+	for _, f := range fields[1:] {
+		switch {
+		case strings.HasPrefix(f, "flags="):
+			if c.opts.Function {
+				c.reportAt(1, "", RuleSyntax, "a library shebang takes no flags: flags are set per function in redis.register_function")
+				continue
+			}
+			for _, fl := range strings.Split(strings.TrimPrefix(f, "flags="), ",") {
+				if fl == "" {
+					continue
+				}
+				if !knownFlags[fl] {
+					c.reportAt(1, "", RuleSyntax, "unexpected flag %q in the script shebang (Redis refuses the script)", fl)
+					continue
+				}
+				c.res.Flags = append(c.res.Flags, fl)
+				switch fl {
+				case "no-writes":
+					c.flags.noWrites = true
+				case "allow-cross-slot-keys":
+					c.flags.allowCrossSlot = true
+				case "no-cluster":
+					c.flags.noCluster = true
+				}
+			}
+		case strings.HasPrefix(f, "name=") && c.opts.Function:
+			c.res.Name = strings.TrimPrefix(f, "name=")
+		default:
+			c.reportAt(1, "", RuleSyntax, "unknown option %q in the shebang (Redis refuses the script)", f)
+		}
+	}
+}

@@ -1,0 +1,364 @@
+package luacheck
+
+import (
+	"strings"
+
+	"github.com/slotlint/slotlint/internal/rediscmd"
+	"github.com/slotlint/slotlint/slot"
+)
+
+// command models redis.call/redis.pcall(name, args...): it runs the
+// command rules (LUA103, LUA2xx, LUA4xx) and returns the reply.
+func (in *interp) command(line int, via string, args []value) value {
+	reply := value{kind: kReply, src: fromReply, direct: true}
+	if len(args) == 0 || args[0].kind != kString {
+		return reply
+	}
+	name, ok := args[0].literalText()
+	if !ok {
+		return reply
+	}
+	// argv stops at a spread argument (unpack(KEYS), ...): its length is
+	// unknown, so only positions before it can be judged.
+	argv := make([]rediscmd.Arg, 0, len(args))
+	spread := false
+	for _, a := range args {
+		if a.spread {
+			spread = true
+			break
+		}
+		t, ok := a.literalText()
+		argv = append(argv, rediscmd.Arg{Text: t, Known: ok})
+	}
+	upper := strings.ToUpper(name)
+	reply.cmd = upper
+	for _, l := range in.loops {
+		l.cmds = append(l.cmds, upper)
+	}
+	cmd := rediscmd.Resolve(argv)
+	if cmd == nil {
+		return reply
+	}
+	reply.maybeNil = nilBulk[cmd.Name]
+	call := commandCall{line: line, name: upper, anchor: name, cmd: cmd, argv: argv, args: args[:len(argv)], spread: spread}
+	in.commandClass(call)
+	in.wholeRead(call)
+	in.keyArgs(call)
+	return reply
+}
+
+// commandCall is one resolved redis.call as the rules see it.
+type commandCall struct {
+	line   int
+	name   string // as called, upper case
+	anchor string // the command name as written, to find its column
+	cmd    *rediscmd.Command
+	argv   []rediscmd.Arg
+	args   []value
+	spread bool // more arguments of unknown number follow argv
+}
+
+func (in *interp) reportCall(c commandCall, rule, format string, args ...any) {
+	f := Finding{
+		Pos:      Position{Line: c.line, Column: in.c.toks.column(c.line, c.anchor)},
+		Rule:     rule,
+		Message:  sprintf(format, args...),
+		Command:  c.cmd.Name,
+		Function: in.frame.fnName,
+	}
+	in.c.report(f)
+}
+
+// hasArg reports whether a known argument after the name equals word, and
+// whether some argument is unknown (and could be it).
+func (c commandCall) hasArg(word string) (found, maybe bool) {
+	for _, a := range c.argv[1:] {
+		if !a.Known {
+			maybe = true
+			continue
+		}
+		if strings.EqualFold(a.Text, word) {
+			return true, false
+		}
+	}
+	return false, maybe || c.spread
+}
+
+// commandClass runs LUA401, LUA402 and LUA403 from the command table's
+// flags and ACL categories.
+func (in *interp) commandClass(c commandCall) {
+	cmd := c.cmd
+	switch {
+	case cmd.Has(rediscmd.FlagNoscript):
+		// Redis refuses "noscript" commands in scripts; the blocking ones
+		// (BLPOP, BRPOP, BLMOVE, BZPOPMIN, ...) are all flagged so.
+		why := ""
+		if cmd.Has(rediscmd.FlagBlocking) {
+			why = " (a script cannot block)"
+		}
+		in.reportCall(c, RuleNoScript, "%s cannot run in a script%s: Redis refuses it with \"This Redis command is not allowed from script\"", cmd.Name, why)
+		return
+	case cmd.Has(rediscmd.FlagBlocking):
+		// Blocking commands without "noscript" run in scripts as their
+		// non-blocking forms; XREAD/XREADGROUP block only with BLOCK,
+		// which Redis refuses in a script.
+		if cmd.Name == "XREAD" || cmd.Name == "XREADGROUP" {
+			if found, _ := c.hasArg("BLOCK"); found {
+				in.reportCall(c, RuleNoScript, "%s with BLOCK cannot run in a script: Redis refuses it with \"%s command is not allowed with BLOCK option from scripts\"", cmd.Name, cmd.Name)
+			}
+			return
+		}
+		in.reportCall(c, RuleNoScript, "%s never blocks in a script: Redis runs it without waiting, so it returns nil at once when there is nothing to pop", cmd.Name)
+		return
+	}
+	if dangerous(c) {
+		in.reportCall(c, RuleDangerous, "%s", dangerReason(cmd))
+	}
+	if cmd.Has(rediscmd.FlagWrite) && in.frame.noWrites {
+		in.reportCall(c, RuleWriteInReadOnly, "%s writes, but the script is read-only (%s): Redis refuses it with \"Write commands are not allowed from read-only scripts\"", cmd.Name, in.readOnlyWhy())
+	}
+}
+
+func (in *interp) readOnlyWhy() string {
+	switch {
+	case in.c.opts.ReadOnly:
+		return "called with EVAL_RO/FCALL_RO"
+	case in.frame.fnName != "":
+		return "function " + in.frame.fnName + " has flag no-writes"
+	}
+	return "flags=no-writes"
+}
+
+// dangerous is Redis's own judgement: ACL category @dangerous or the admin
+// flag, for commands scripts can run at all. SORT and SORT_RO are
+// @dangerous only for their BY and GET patterns, which read keys the
+// script was not given; without those options they are a plain read.
+func dangerous(c commandCall) bool {
+	cmd := c.cmd
+	if !cmd.InACL(rediscmd.ACLDangerous) && !cmd.Has(rediscmd.FlagAdmin) {
+		return false
+	}
+	if cmd.Name == "SORT" || cmd.Name == "SORT_RO" {
+		by, maybeBy := c.hasArg("BY")
+		get, maybeGet := c.hasArg("GET")
+		return by || get || maybeBy || maybeGet
+	}
+	return true
+}
+
+func dangerReason(cmd *rediscmd.Command) string {
+	switch cmd.Name {
+	case "KEYS":
+		return "KEYS in a script is @dangerous: it walks the whole keyspace while the server is blocked, and on a cluster sees only one node's keys"
+	case "FLUSHALL", "FLUSHDB":
+		return cmd.Name + " in a script is @dangerous: it deletes every key of the node, not only the script's keys"
+	case "SORT", "SORT_RO":
+		return cmd.Name + " with BY or GET is @dangerous in a script: the patterns read keys that were not passed in KEYS"
+	}
+	cat := "@dangerous"
+	if !cmd.InACL(rediscmd.ACLDangerous) {
+		cat = "an administrative command"
+	}
+	return cmd.Name + " is " + cat + " and does not belong in a script: it acts on the whole server, not on the script's keys"
+}
+
+// wholeRead is LUA103 for single commands: reads of a whole collection or
+// of the keyspace, whose cost grows with the data. These are argument
+// patterns, which the command table does not describe, so they are listed.
+func (in *interp) wholeRead(c commandCall) {
+	name := c.cmd.Name
+	switch name {
+	case "SMEMBERS", "HGETALL", "HKEYS", "HVALS":
+		in.reportCall(c, RuleWholeRead, "%s reads the whole collection: its cost grows with the data and blocks the server (use %s with COUNT in a bounded loop, or keep the collection bounded)", name, scanFor(name))
+	case "SUNION", "SINTER", "SDIFF":
+		in.reportCall(c, RuleWholeRead, "%s reads whole sets: its cost grows with the data and blocks the server", name)
+	case "KEYS":
+		in.reportCall(c, RuleWholeRead, "KEYS reads the whole keyspace: its cost grows with the database and blocks the server")
+	case "LRANGE", "ZRANGE", "ZREVRANGE":
+		if name == "ZRANGE" {
+			byScore, _ := c.hasArg("BYSCORE")
+			byLex, _ := c.hasArg("BYLEX")
+			if byScore || byLex {
+				if limit, maybe := c.hasArg("LIMIT"); !limit && !maybe {
+					in.reportCall(c, RuleWholeRead, "ZRANGE by score or lex without LIMIT reads every member in the range: its cost grows with the data (add LIMIT offset count)")
+				}
+				return
+			}
+		}
+		if len(c.argv) < 4 || !c.argv[2].Known || !c.argv[3].Known {
+			return
+		}
+		start, stop := c.argv[2].Text, c.argv[3].Text
+		if !strings.HasPrefix(start, "-") && strings.HasPrefix(stop, "-") && isInt(start) && isInt(stop) {
+			in.reportCall(c, RuleWholeRead, "%s %s %s reads to the end of the collection: its cost grows with the data (use a fixed stop index)", name, start, stop)
+		}
+	case "ZRANGEBYSCORE", "ZREVRANGEBYSCORE", "ZRANGEBYLEX", "ZREVRANGEBYLEX":
+		if limit, maybe := c.hasArg("LIMIT"); !limit && !maybe {
+			in.reportCall(c, RuleWholeRead, "%s without LIMIT reads every member in the range: its cost grows with the data (add LIMIT offset count)", name)
+		}
+	case "XRANGE", "XREVRANGE":
+		if len(c.argv) < 4 || !c.argv[2].Known || !c.argv[3].Known {
+			return
+		}
+		lo, hi := c.argv[2].Text, c.argv[3].Text
+		if name == "XREVRANGE" {
+			lo, hi = hi, lo
+		}
+		if count, maybe := c.hasArg("COUNT"); lo == "-" && hi == "+" && !count && !maybe {
+			in.reportCall(c, RuleWholeRead, "%s - + without COUNT reads the whole stream: its cost grows with the data (add COUNT)", name)
+		}
+	}
+}
+
+func scanFor(cmd string) string {
+	if cmd == "SMEMBERS" {
+		return "SSCAN"
+	}
+	return "HSCAN"
+}
+
+func isInt(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// keyArgs records the command's key arguments (per the command table's key
+// specs) and runs LUA201/LUA202 on each.
+func (in *interp) keyArgs(c commandCall) {
+	refs, _ := c.cmd.Keys(c.argv)
+	for _, r := range refs {
+		if r.Index >= len(c.args) {
+			continue
+		}
+		v := c.args[r.Index]
+		if v.hasKey {
+			in.c.res.Keys = append(in.c.res.Keys, KeyUse{
+				Pos:      Position{File: in.c.opts.Filename, Line: c.line, Column: in.c.toks.column(c.line, c.anchor)},
+				Command:  c.cmd.Name,
+				Key:      v.key,
+				Function: in.frame.fnName,
+			})
+		}
+		in.judgeKey(c, v)
+	}
+}
+
+// judgeKey is LUA201 (key not passed in KEYS) and LUA202 (key derived from
+// KEYS[i]). Keys whose origin is not known are not reported.
+func (in *interp) judgeKey(c commandCall, v value) {
+	if in.c.flags.noCluster {
+		return // the script refuses to run on a cluster
+	}
+	f := Finding{
+		Pos:      Position{Line: c.line, Column: in.c.toks.column(c.line, c.anchor)},
+		Command:  c.cmd.Name,
+		Function: in.frame.fnName,
+	}
+	crossNote := ""
+	if in.frame.allowCross {
+		crossNote = " (allow-cross-slot-keys only helps while that slot is on the same node)"
+	}
+	if !v.hasKey {
+		switch {
+		case v.src&fromReply != 0:
+			f.Rule, f.Message = RuleUndeclaredKey, sprintf("%s key is read from the reply of %s, not passed in KEYS: on a cluster it may live in another slot%s", c.cmd.Name, orSome(v.cmd), crossNote)
+		case v.src&(fromDecoded|fromArgv) != 0:
+			f.Rule, f.Message = RuleUndeclaredKey, sprintf("%s key comes from ARGV data, not KEYS: on a cluster it may live in another slot%s", c.cmd.Name, crossNote)
+		default:
+			return
+		}
+		in.c.report(f)
+		return
+	}
+	f.Key, f.HasKey = v.key, true
+	shown := v.key.Format(" .. ")
+	var keysHole, argvHole, dataHole, otherHole bool
+	keysIndex := 0
+	for _, h := range v.key.Holes() {
+		switch holeOrigin(h.ID) {
+		case "KEYS":
+			keysHole = true
+			if keysIndex == 0 {
+				keysIndex = keysIndexOf(h.ID)
+			}
+		case "ARGV":
+			argvHole = true
+		case "reply", "data":
+			dataHole = true
+		default:
+			otherHole = true
+		}
+	}
+	parts := v.key.Parts()
+	switch {
+	case len(parts) == 1 && parts[0].Hole != nil && keysHole:
+		return // KEYS[i] itself
+	case keysHole:
+		base := "KEYS[i]"
+		if keysIndex > 0 {
+			base = sprintf("KEYS[%d]", keysIndex)
+		}
+		f.Rule, f.KeysIndex = RuleDerivedKey, keysIndex
+		f.Message = sprintf("%s key %s is derived from %s, not passed in KEYS: it shares %s's slot only if %s carries a hash tag", c.cmd.Name, shown, base, base, base)
+	case !v.key.HasHoles():
+		lit, _ := v.key.Literal()
+		f.Rule = RuleUndeclaredKey
+		f.Message = sprintf("%s key %s (slot %d) is a literal, not passed in KEYS: on a cluster it may live in another slot than the script's keys%s", c.cmd.Name, shown, slot.Slot(lit), crossNote)
+	case argvHole:
+		f.Rule = RuleUndeclaredKey
+		f.Message = sprintf("%s key %s comes from ARGV, not KEYS: on a cluster it may live in another slot%s", c.cmd.Name, shown, crossNote)
+	case dataHole:
+		f.Rule = RuleUndeclaredKey
+		f.Message = sprintf("%s key %s is read from stored data, not passed in KEYS: on a cluster it may live in another slot%s", c.cmd.Name, shown, crossNote)
+	default:
+		_ = otherHole
+		return
+	}
+	in.c.report(f)
+}
+
+// keysIndexOf returns n for a hole ID "KEYS[n]", 0 for a computed index.
+func keysIndexOf(id string) int {
+	s := strings.TrimSuffix(strings.TrimPrefix(id, "KEYS["), "]")
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0
+		}
+		n = n*10 + int(s[i]-'0')
+		if n > 1<<20 {
+			return 0
+		}
+	}
+	return n
+}
+
+// checkKeysIndex is LUA203: KEYS[n] beyond the number of keys passed.
+func (in *interp) checkKeysIndex(n, line int) {
+	nk := in.c.opts.NumKeys
+	if nk < 0 || n <= nk {
+		return
+	}
+	in.c.report(Finding{
+		Pos:       Position{Line: line, Column: in.c.toks.column(line, "KEYS")},
+		Rule:      RuleKeysIndex,
+		Message:   sprintf("KEYS[%d] is read but the script is called with %d key%s: it is nil", n, nk, plural(nk)),
+		KeysIndex: n,
+		Function:  in.frame.fnName,
+	})
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

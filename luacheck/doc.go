@@ -1,0 +1,24 @@
+// Package luacheck finds Redis Cluster and sandbox bugs in Redis Lua
+// scripts (EVAL scripts and Redis 7 Functions libraries) without running
+// them: keys not passed in KEYS, loops without a bound, whole-collection
+// reads, sandbox globals, nil-versus-false reply mistakes, and commands a
+// script should not or cannot run.
+//
+// Scripts are parsed with gopher-lua's parser after a cheap token-level
+// scan bounds their nesting, then walked by a small abstract interpreter
+// that follows locals, upvalues, local helper functions (analysed with
+// their arguments bound at each call), redis.call aliases, pcall,
+// unpack(KEYS) and redis.register_function callbacks. Keys are slot.Key
+// values whose holes are "KEYS[i]" and "ARGV[i]", so a caller that knows
+// what a Go call site passes can bind them with slot.Key.Substitute.
+//
+// Every rule is listed in Rules with its reason and a bad and a good
+// example; the code of each lives in one file: loops.go (LUA101-LUA103),
+// commands.go (LUA103 single reads, LUA201-LUA203, LUA401-LUA403),
+// interp.go (LUA301, LUA302), replies.go (LUA303, LUA304), check.go and
+// source.go (LUA001), suppress.go (LUA002). A finding is silenced with
+//
+//	-- slotlint:ignore LUA201 reason
+//
+// on its line or the line above; the reason is required.
+package luacheck

@@ -1,0 +1,966 @@
+package luacheck
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/yuin/gopher-lua/ast"
+
+	"github.com/slotlint/slotlint/slot"
+)
+
+// The interpreter walks the script once in source order, tracking what each
+// local holds (see value). Local functions are analysed at each call site
+// with the arguments bound, so a helper called with KEYS[1] sees KEYS[1];
+// functions never called are analysed once at the end with unknown
+// parameters. Work is bounded by maxInline and a step budget.
+const (
+	maxInline     = 6
+	budgetPerNode = 40
+)
+
+type variable struct {
+	val value
+	// guarded: the variable was tested for nil/false (if v then, v and,
+	// v == nil) so later arithmetic on it is assumed safe.
+	guarded bool
+	// clamped: compared with a constant in a condition.
+	clamped bool
+}
+
+type scope struct {
+	parent *scope
+	vars   map[string]*variable
+}
+
+func (s *scope) lookup(name string) *variable {
+	for ; s != nil; s = s.parent {
+		if v, ok := s.vars[name]; ok {
+			return v
+		}
+	}
+	return nil
+}
+
+func (s *scope) declare(name string, v value) *variable {
+	if s.vars == nil {
+		s.vars = make(map[string]*variable, 4)
+	}
+	nv := &variable{val: v}
+	s.vars[name] = nv
+	return nv
+}
+
+// frame is one function activation being analysed.
+type frame struct {
+	vararg bool
+	// implicitArg: a vararg function, where Lua 5.1 declares "arg".
+	implicitArg bool
+	returns  []value
+	returned bool
+	// Function-level context for Functions callbacks.
+	fnName     string
+	noWrites   bool
+	allowCross bool
+	inline     int
+}
+
+// writeLog records the values variables had before a branch or loop body
+// changed them, so the paths can be joined afterwards.
+type writeLog struct {
+	old   map[*variable]value
+	order []*variable
+}
+
+// loopCtx collects what happens inside a loop body for the loop rules.
+type loopCtx struct {
+	cmds []string
+}
+
+type interp struct {
+	c      *checker
+	scope  *scope
+	frame  *frame
+	logs   []*writeLog
+	loops  []*loopCtx
+	holes  holeCounter
+	budget int
+	// analysed records function bodies already walked, so functions never
+	// called can be walked once at the end.
+	analysed map[*ast.FunctionExpr]bool
+	pending  []function
+	// writtenInClosure names locals assigned inside some function body:
+	// such a variable can change behind a loop's back.
+	writtenInClosure map[string]bool
+}
+
+func newInterp(c *checker) *interp {
+	return &interp{c: c, analysed: map[*ast.FunctionExpr]bool{}}
+}
+
+func (in *interp) runChunk(chunk []ast.Stmt) {
+	in.budget = budgetPerNode * (len(in.c.toks) + 16)
+	in.writtenInClosure = closureWrites(chunk)
+	in.scope = &scope{}
+	in.frame = &frame{vararg: true, noWrites: in.c.flags.noWrites || in.c.opts.ReadOnly, allowCross: in.c.flags.allowCrossSlot}
+	in.block(chunk)
+	// Functions never called: analyse their bodies with unknown parameters.
+	for i := 0; i < len(in.pending); i++ {
+		f := in.pending[i]
+		if in.analysed[f.def] {
+			continue
+		}
+		in.callFunction(f, nil, 0, &frame{vararg: f.def.ParList.HasVargs, noWrites: in.frame.noWrites, allowCross: in.frame.allowCross})
+	}
+}
+
+// step spends budget; false means stop analysing deeper.
+func (in *interp) step() bool {
+	in.budget--
+	return in.budget > 0
+}
+
+func (in *interp) block(stmts []ast.Stmt) {
+	saved := in.scope
+	in.scope = &scope{parent: saved}
+	for _, s := range stmts {
+		in.stmt(s)
+	}
+	in.scope = saved
+}
+
+func (in *interp) setVar(v *variable, val value) {
+	if n := len(in.logs); n > 0 {
+		l := in.logs[n-1]
+		if _, ok := l.old[v]; !ok {
+			l.old[v] = v.val
+			l.order = append(l.order, v)
+		}
+	}
+	if val.maybeNil {
+		v.guarded = false
+	}
+	v.val = val
+}
+
+func (in *interp) pushLog() *writeLog {
+	l := &writeLog{old: map[*variable]value{}}
+	in.logs = append(in.logs, l)
+	return l
+}
+
+func (in *interp) popLog() *writeLog {
+	l := in.logs[len(in.logs)-1]
+	in.logs = in.logs[:len(in.logs)-1]
+	return l
+}
+
+// branches runs each path from the same starting state and joins the
+// variables they wrote. A nil path is the path that does nothing.
+func (in *interp) branches(paths ...func()) {
+	type result struct {
+		vals map[*variable]value
+	}
+	var results []result
+	written := map[*variable]value{} // variable -> value before
+	var order []*variable
+	for _, p := range paths {
+		l := in.pushLog()
+		if p != nil {
+			p()
+		}
+		in.popLog()
+		r := result{vals: map[*variable]value{}}
+		for _, v := range l.order {
+			r.vals[v] = v.val
+			if _, ok := written[v]; !ok {
+				written[v] = l.old[v]
+				order = append(order, v)
+			}
+			v.val = l.old[v]
+		}
+		results = append(results, r)
+	}
+	for _, v := range order {
+		before := written[v]
+		var j value
+		for i, r := range results {
+			nv, ok := r.vals[v]
+			if !ok {
+				nv = before
+			}
+			if i == 0 {
+				j = nv
+			} else {
+				j = join(j, nv)
+			}
+		}
+		guarded := v.guarded
+		in.setVar(v, j)
+		v.guarded = guarded || v.guarded
+	}
+}
+
+func (in *interp) stmt(s ast.Stmt) {
+	if !in.step() {
+		return
+	}
+	switch s := s.(type) {
+	case *ast.LocalAssignStmt:
+		in.localAssign(s)
+	case *ast.AssignStmt:
+		in.assign(s)
+	case *ast.FuncCallStmt:
+		if call, ok := s.Expr.(*ast.FuncCallExpr); ok {
+			in.call(call)
+		} else {
+			in.expr(s.Expr)
+		}
+	case *ast.DoBlockStmt:
+		in.block(s.Stmts)
+	case *ast.WhileStmt:
+		in.whileStmt(s)
+	case *ast.RepeatStmt:
+		in.repeatStmt(s)
+	case *ast.IfStmt:
+		in.expr(s.Condition)
+		in.cond(s.Condition)
+		in.branches(func() { in.block(s.Then) }, func() { in.block(s.Else) })
+	case *ast.NumberForStmt:
+		in.numberFor(s)
+	case *ast.GenericForStmt:
+		in.genericFor(s)
+	case *ast.FuncDefStmt:
+		in.funcDef(s)
+	case *ast.ReturnStmt:
+		vals := in.exprList(s.Exprs)
+		in.frame.returned = true
+		for i, v := range vals {
+			if i < len(in.frame.returns) {
+				in.frame.returns[i] = join(in.frame.returns[i], v)
+			} else {
+				in.frame.returns = append(in.frame.returns, v)
+			}
+		}
+	}
+}
+
+func (in *interp) localAssign(s *ast.LocalAssignStmt) {
+	// "local function f" and "local f = function" parse alike; declaring
+	// first lets a recursive helper find itself.
+	if len(s.Names) == 1 && len(s.Exprs) == 1 {
+		if fe, ok := s.Exprs[0].(*ast.FunctionExpr); ok {
+			v := in.scope.declare(s.Names[0], value{})
+			v.val = in.functionValue(fe)
+			return
+		}
+	}
+	vals := in.exprList(s.Exprs)
+	for i, name := range s.Names {
+		val := value{kind: kNil}
+		if i < len(vals) {
+			val = vals[i]
+			val.spread = false
+		}
+		in.scope.declare(name, val)
+	}
+}
+
+func (in *interp) assign(s *ast.AssignStmt) {
+	vals := in.exprList(s.Rhs)
+	for i, lhs := range s.Lhs {
+		val := value{kind: kNil}
+		if i < len(vals) {
+			val = vals[i]
+			val.spread = false
+		}
+		switch l := lhs.(type) {
+		case *ast.IdentExpr:
+			if v := in.scope.lookup(l.Value); v != nil {
+				in.setVar(v, val)
+				continue
+			}
+			in.globalWrite(l.Value, s.Line(), false)
+		case *ast.AttrGetExpr:
+			in.expr(l.Object)
+			in.expr(l.Key)
+		}
+	}
+}
+
+func (in *interp) funcDef(s *ast.FuncDefStmt) {
+	fv := in.functionValue(s.Func)
+	if s.Name == nil {
+		return
+	}
+	if s.Name.Receiver != nil || s.Name.Method != "" {
+		in.expr(s.Name.Receiver)
+		return
+	}
+	switch f := s.Name.Func.(type) {
+	case *ast.IdentExpr:
+		if v := in.scope.lookup(f.Value); v != nil {
+			in.setVar(v, fv)
+			return
+		}
+		in.globalWrite(f.Value, s.Line(), true)
+	case *ast.AttrGetExpr:
+		in.expr(f.Object)
+	}
+}
+
+func (in *interp) functionValue(fe *ast.FunctionExpr) value {
+	f := &function{def: fe, env: in.scope}
+	in.pending = append(in.pending, *f)
+	return value{kind: kFunc, fn: f}
+}
+
+// exprList evaluates expressions; a call or "..." in the last position
+// expands to all its results.
+func (in *interp) exprList(es []ast.Expr) []value {
+	out := make([]value, 0, len(es))
+	for i, e := range es {
+		if i == len(es)-1 {
+			if call, ok := e.(*ast.FuncCallExpr); ok {
+				out = append(out, in.call(call)...)
+				continue
+			}
+		}
+		out = append(out, in.expr(e))
+	}
+	return out
+}
+
+func first(vs []value) value {
+	if len(vs) == 0 {
+		return value{kind: kNil}
+	}
+	v := vs[0]
+	v.spread = false
+	return v
+}
+
+func (in *interp) expr(e ast.Expr) value {
+	if e == nil || !in.step() {
+		return unknown
+	}
+	switch e := e.(type) {
+	case *ast.NilExpr:
+		return value{kind: kNil}
+	case *ast.TrueExpr, *ast.FalseExpr:
+		return value{kind: kBool}
+	case *ast.NumberExpr:
+		return value{kind: kNumber, key: slot.Literal(e.Value), hasKey: true, clamped: true}
+	case *ast.StringExpr:
+		return literal(e.Value)
+	case *ast.Comma3Expr:
+		return value{kind: kUnknown, spread: true}
+	case *ast.IdentExpr:
+		return in.ident(e)
+	case *ast.AttrGetExpr:
+		return in.index(e)
+	case *ast.TableExpr:
+		for _, f := range e.Fields {
+			in.expr(f.Key)
+			in.expr(f.Value)
+		}
+		return value{kind: kTable}
+	case *ast.FuncCallExpr:
+		return first(in.call(e))
+	case *ast.LogicalOpExpr:
+		l := in.expr(e.Lhs)
+		in.cond(e.Lhs)
+		r := in.expr(e.Rhs)
+		if e.Operator == "or" {
+			// "x or d": x when truthy, else d; never nil unless d may be.
+			out := join(l, r)
+			out.maybeNil = r.maybeNil || r.kind == kNil
+			if l.kind == r.kind && l.kind == kNumber {
+				out.kind = kNumber
+			}
+			return out
+		}
+		return value{kind: kUnknown, src: l.src | r.src}
+	case *ast.RelationalOpExpr:
+		l, r := in.expr(e.Lhs), in.expr(e.Rhs)
+		in.relational(e, l, r)
+		return value{kind: kBool}
+	case *ast.StringConcatOpExpr:
+		l, r := in.expr(e.Lhs), in.expr(e.Rhs)
+		return in.concat(l, r)
+	case *ast.ArithmeticOpExpr:
+		l, r := in.expr(e.Lhs), in.expr(e.Rhs)
+		in.arithmetic(e.Line(), e.Operator, e.Lhs, l)
+		in.arithmetic(e.Line(), e.Operator, e.Rhs, r)
+		return value{kind: kNumber, src: l.src | r.src, clamped: l.clamped && r.clamped}
+	case *ast.UnaryMinusOpExpr:
+		v := in.expr(e.Expr)
+		in.arithmetic(e.Line(), "-", e.Expr, v)
+		return value{kind: kNumber, src: v.src}
+	case *ast.UnaryNotOpExpr:
+		in.expr(e.Expr)
+		in.cond(e.Expr)
+		return value{kind: kBool}
+	case *ast.UnaryLenOpExpr:
+		v := in.expr(e.Expr)
+		switch v.kind {
+		case kKeys:
+			in.c.res.DynamicKeys = true
+			return value{kind: kNumber, src: fromKeysLen}
+		case kArgv:
+			return value{kind: kNumber, src: fromArgv}
+		}
+		return value{kind: kNumber, src: v.src}
+	case *ast.FunctionExpr:
+		return in.functionValue(e)
+	}
+	return unknown
+}
+
+func (in *interp) concat(l, r value) value {
+	if (l.kind == kString || l.kind == kNumber) && (r.kind == kString || r.kind == kNumber) && l.hasKey && r.hasKey {
+		return value{kind: kString, key: slot.Concat(l.key, r.key), hasKey: true, src: l.src | r.src}
+	}
+	// Unknown text keeps its place as a hole, so the key's shape survives.
+	lk, rk := in.textOf(l), in.textOf(r)
+	return value{kind: kString, key: slot.Concat(lk, rk), hasKey: true, src: l.src | r.src}
+}
+
+// textOf returns v as key text: its own when known, else a fresh hole.
+func (in *interp) textOf(v value) slot.Key {
+	if v.hasKey && (v.kind == kString || v.kind == kNumber) {
+		return v.key
+	}
+	switch {
+	case v.src&fromReply != 0:
+		return in.holes.next(holeReply, "a reply of "+orSome(v.cmd))
+	case v.src&(fromDecoded|fromArgv) != 0:
+		return in.holes.next(holeData, "data from ARGV")
+	}
+	return in.holes.next(holeOther, "a computed value")
+}
+
+func orSome(cmd string) string {
+	if cmd == "" {
+		return "a command"
+	}
+	return cmd
+}
+
+// sandboxGlobals are the globals Redis 7.0's script sandbox provides (read
+// from a real server's _G). Functions libraries have the same minus KEYS
+// and ARGV.
+var sandboxGlobals = map[string]bool{
+	"KEYS": true, "ARGV": true, "_G": true, "_VERSION": true, "assert": true,
+	"bit": true, "cjson": true, "cmsgpack": true, "collectgarbage": true,
+	"coroutine": true, "error": true, "gcinfo": true, "getmetatable": true,
+	"ipairs": true, "load": true, "loadstring": true, "math": true, "next": true,
+	"pairs": true, "pcall": true, "rawequal": true, "rawget": true, "rawset": true,
+	"redis": true, "select": true, "setmetatable": true, "string": true,
+	"struct": true, "table": true, "tonumber": true, "tostring": true,
+	"type": true, "unpack": true, "xpcall": true,
+}
+
+// builtins are the global functions and library members the interpreter
+// models.
+var builtins = map[string]bool{
+	"redis.call": true, "redis.pcall": true, "redis.register_function": true,
+	"redis.error_reply": true, "redis.status_reply": true,
+	"pcall": true, "unpack": true, "tonumber": true, "tostring": true,
+	"ipairs": true, "pairs": true, "error": true, "assert": true, "type": true,
+	"math.min": true, "math.max": true, "math.floor": true, "math.ceil": true, "math.abs": true,
+	"cjson.decode": true, "cmsgpack.unpack": true, "string.format": true,
+	"table.concat": true, "string.sub": true, "string.lower": true, "string.upper": true,
+}
+
+func (in *interp) ident(e *ast.IdentExpr) value {
+	if v := in.scope.lookup(e.Value); v != nil {
+		val := v.val
+		if v.guarded {
+			val.maybeNil = false
+		}
+		if v.clamped {
+			val.clamped = true
+		}
+		return val
+	}
+	return in.global(e.Value, e.Line())
+}
+
+// global is the value of a global name, reporting names the sandbox lacks.
+func (in *interp) global(name string, line int) value {
+	if name == "arg" && in.frame.implicitArg {
+		// Lua 5.1 gives vararg functions an implicit local "arg".
+		return value{kind: kTable}
+	}
+	if in.c.opts.Function && (name == "KEYS" || name == "ARGV") {
+		in.c.reportAt(line, name, RuleMissingGlobal, "%s is not a global in a function library: Redis fails with \"attempted to access nonexistent global variable '%s'\"; use the callback's keys and args parameters", name, name)
+		return unknown
+	}
+	if !sandboxGlobals[name] {
+		in.missingGlobal(name, name, line)
+		return unknown
+	}
+	switch name {
+	case "KEYS":
+		return value{kind: kKeys, lib: "KEYS"}
+	case "ARGV":
+		return value{kind: kArgv, lib: "ARGV", src: fromArgv}
+	}
+	if builtins[name] {
+		return value{kind: kFunc, lib: name}
+	}
+	return value{kind: kTable, lib: name}
+}
+
+func (in *interp) missingGlobal(name, shown string, line int) {
+	msg := "global %s does not exist in Redis's script sandbox: the script fails with \"attempted to access nonexistent global variable '%s'\""
+	switch name {
+	case "os":
+		if shown == "os.clock" {
+			in.c.reportAt(line, "os", RuleMissingGlobal, "os.clock exists in Redis's script sandbox only since Redis 7.4: on earlier servers the script fails with \"attempted to access nonexistent global variable 'os'\"")
+			return
+		}
+		if shown == "os.time" {
+			in.c.reportAt(line, "os", RuleMissingGlobal, msg+"; for the time use redis.call(\"TIME\")", shown, name)
+			return
+		}
+	case "print":
+		in.c.reportAt(line, name, RuleMissingGlobal, msg+"; use redis.log", shown, name)
+		return
+	}
+	in.c.reportAt(line, name, RuleMissingGlobal, msg, shown, name)
+}
+
+func (in *interp) globalWrite(name string, line int, isFunc bool) {
+	what := "assignment to global variable " + name
+	anchor := name
+	if isFunc {
+		what = "global function " + name
+		anchor = "function"
+	}
+	in.c.reportAt(line, anchor, RuleGlobalWrite, "%s: Redis's sandbox refuses to create globals (\"Attempt to modify a readonly table\"); declare it local", what)
+}
+
+func (in *interp) index(e *ast.AttrGetExpr) value {
+	// os.time, io.open, debug.traceback: name the member in the message.
+	if id, ok := e.Object.(*ast.IdentExpr); ok && in.scope.lookup(id.Value) == nil && !sandboxGlobals[id.Value] {
+		if k, ok := e.Key.(*ast.StringExpr); ok {
+			in.missingGlobal(id.Value, id.Value+"."+k.Value, e.Line())
+			return unknown
+		}
+	}
+	obj := in.expr(e.Object)
+	k := in.expr(e.Key)
+	ks, lit := k.literalText()
+	switch obj.kind {
+	case kKeys:
+		if n, err := strconv.Atoi(ks); lit && err == nil && k.kind == kNumber {
+			in.keysRead(n, e.Line())
+			return value{kind: kString, key: slot.HoleKey("KEYS["+ks+"]", obj.label()+"["+ks+"]"), hasKey: true}
+		}
+		in.c.res.DynamicKeys = true
+		return value{kind: kString, key: in.holes.next(holeKeysDyn, obj.label()+"["+exprLabel(e.Key)+"]"), hasKey: true}
+	case kArgv:
+		if _, err := strconv.Atoi(ks); lit && err == nil && k.kind == kNumber {
+			return value{kind: kString, key: slot.HoleKey("ARGV["+ks+"]", obj.label()+"["+ks+"]"), hasKey: true, src: fromArgv}
+		}
+		return value{kind: kString, key: in.holes.next(holeArgvDyn, obj.label()+"["+exprLabel(e.Key)+"]"), hasKey: true, src: fromArgv}
+	case kReply:
+		return value{kind: kUnknown, src: fromReply, cmd: obj.cmd}
+	case kTable:
+		if obj.lib != "" && lit {
+			name := obj.lib + "." + ks
+			if builtins[name] {
+				return value{kind: kFunc, lib: name}
+			}
+			return value{kind: kUnknown, lib: name}
+		}
+		return value{kind: kUnknown, src: obj.src, cmd: obj.cmd}
+	}
+	return value{kind: kUnknown, src: obj.src, cmd: obj.cmd}
+}
+
+// label is how a KEYS/ARGV table is written in messages: "KEYS", or a
+// Functions callback's parameter name.
+func (v value) label() string {
+	if v.lib != "" {
+		return v.lib
+	}
+	if v.kind == kKeys {
+		return "KEYS"
+	}
+	return "ARGV"
+}
+
+func exprLabel(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.IdentExpr:
+		return e.Value
+	case *ast.NumberExpr:
+		return e.Value
+	}
+	return "?"
+}
+
+// cond marks variables tested for truthiness or nil (guards for LUA304) and
+// variables compared with constants (clamps for LUA102).
+func (in *interp) cond(e ast.Expr) {
+	switch e := e.(type) {
+	case *ast.IdentExpr:
+		if v := in.scope.lookup(e.Value); v != nil {
+			v.guarded = true
+		}
+	case *ast.UnaryNotOpExpr:
+		in.cond(e.Expr)
+	case *ast.LogicalOpExpr:
+		in.cond(e.Lhs)
+		in.cond(e.Rhs)
+	case *ast.RelationalOpExpr:
+		l, r := e.Lhs, e.Rhs
+		if isNilOrFalse(l) {
+			l, r = r, l
+		}
+		switch e.Operator {
+		case "==", "~=":
+			if isNilOrFalse(r) {
+				in.cond(l)
+			}
+			// type(v) == "number"
+			if call, ok := l.(*ast.FuncCallExpr); ok && len(call.Args) == 1 {
+				if id, ok := call.Func.(*ast.IdentExpr); ok && id.Value == "type" {
+					in.cond(call.Args[0])
+				}
+			}
+		case "<", "<=", ">", ">=":
+			for _, pair := range [][2]ast.Expr{{e.Lhs, e.Rhs}, {e.Rhs, e.Lhs}} {
+				if id, ok := pair[0].(*ast.IdentExpr); ok && in.isConstant(pair[1]) {
+					if v := in.scope.lookup(id.Value); v != nil {
+						v.clamped = true
+					}
+				}
+			}
+		}
+	}
+}
+
+func isNilOrFalse(e ast.Expr) bool {
+	switch e.(type) {
+	case *ast.NilExpr, *ast.FalseExpr:
+		return true
+	}
+	return false
+}
+
+// isConstant: a number literal or a local holding one.
+func (in *interp) isConstant(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.NumberExpr:
+		return true
+	case *ast.IdentExpr:
+		if v := in.scope.lookup(e.Value); v != nil {
+			_, lit := v.val.literalText()
+			return lit && v.val.kind == kNumber
+		}
+	}
+	return false
+}
+
+func (in *interp) keysRead(n, line int) {
+	if n > in.c.res.MaxKeysIndex {
+		in.c.res.MaxKeysIndex = n
+	}
+	in.checkKeysIndex(n, line)
+}
+
+// call evaluates a function call and returns its results.
+func (in *interp) call(e *ast.FuncCallExpr) []value {
+	if e.Receiver != nil {
+		in.expr(e.Receiver)
+		for _, a := range e.Args {
+			in.expr(a)
+		}
+		return []value{unknown}
+	}
+	f := in.expr(e.Func)
+	args := in.exprList(e.Args)
+	line := e.Line()
+	if f.kind != kFunc {
+		return []value{unknown}
+	}
+	if f.fn != nil {
+		return in.callFunction(*f.fn, args, line, nil)
+	}
+	arg := func(i int) value {
+		if i < len(args) {
+			return args[i]
+		}
+		return value{kind: kNil}
+	}
+	switch f.lib {
+	case "redis.call", "redis.pcall":
+		return []value{in.command(line, f.lib, args)}
+	case "pcall":
+		if len(args) > 0 && args[0].kind == kFunc {
+			if args[0].lib == "redis.call" || args[0].lib == "redis.pcall" {
+				return []value{{kind: kBool}, in.command(line, "pcall("+args[0].lib+")", args[1:])}
+			}
+			if args[0].fn != nil {
+				return append([]value{{kind: kBool}}, in.callFunction(*args[0].fn, args[1:], line, nil)...)
+			}
+		}
+		return []value{{kind: kBool}, unknown}
+	case "unpack":
+		t := arg(0)
+		switch t.kind {
+		case kKeys:
+			in.c.res.DynamicKeys = true
+			return []value{{kind: kString, key: in.holes.next(holeKeysDyn, "unpack("+t.label()+")"), hasKey: true, spread: true}}
+		case kArgv:
+			return []value{{kind: kString, key: in.holes.next(holeArgvDyn, "unpack("+t.label()+")"), hasKey: true, spread: true, src: fromArgv}}
+		}
+		return []value{{kind: kUnknown, src: t.src, cmd: t.cmd, spread: true}}
+	case "tonumber":
+		v := arg(0)
+		out := value{kind: kNumber, src: v.src, cmd: v.cmd, maybeNil: v.maybeNil, clamped: v.clamped}
+		if s, ok := v.literalText(); ok {
+			out.key, out.hasKey = slot.Literal(s), true
+		}
+		return []value{out}
+	case "tostring":
+		v := arg(0)
+		out := value{kind: kString, src: v.src, cmd: v.cmd}
+		if v.hasKey {
+			out.key, out.hasKey = v.key, true
+		}
+		return []value{out}
+	case "string.lower", "string.upper", "string.sub", "table.concat":
+		v := arg(0)
+		return []value{{kind: kString, src: v.src, cmd: v.cmd}}
+	case "math.min":
+		out := value{kind: kNumber}
+		for _, a := range args {
+			out.src |= a.src
+			out.clamped = out.clamped || a.clamped
+		}
+		return []value{out}
+	case "math.max", "math.floor", "math.ceil", "math.abs":
+		out := value{kind: kNumber, clamped: true}
+		for _, a := range args {
+			out.src |= a.src
+			out.clamped = out.clamped && a.clamped
+		}
+		return []value{out}
+	case "cjson.decode", "cmsgpack.unpack":
+		return []value{{kind: kTable, src: fromDecoded | arg(0).src}}
+	case "string.format":
+		return []value{in.format(args)}
+	case "redis.register_function":
+		in.registerFunction(line, e.Args, args)
+		return nil
+	case "error":
+		return nil
+	}
+	return []value{unknown}
+}
+
+// format models string.format with %s and %d verbs, so a key built as
+// string.format("lock:%s", KEYS[1]) keeps its shape.
+func (in *interp) format(args []value) value {
+	if len(args) == 0 {
+		return unknown
+	}
+	f, ok := args[0].literalText()
+	if !ok {
+		return value{kind: kString}
+	}
+	var parts []slot.Key
+	next := 1
+	var src source
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			j := strings.IndexByte(f[i:], '%')
+			if j < 0 {
+				j = len(f) - i
+			}
+			parts = append(parts, slot.Literal(f[i:i+j]))
+			i += j - 1
+			continue
+		}
+		if i+1 < len(f) && f[i+1] == '%' {
+			parts = append(parts, slot.Literal("%"))
+			i++
+			continue
+		}
+		// Skip flags and width up to the verb.
+		j := i + 1
+		for j < len(f) && strings.IndexByte("-+ #0123456789.", f[j]) >= 0 {
+			j++
+		}
+		if j >= len(f) {
+			return value{kind: kString}
+		}
+		var a value
+		if next < len(args) {
+			a = args[next]
+		}
+		next++
+		src |= a.src
+		if (f[j] == 's' || f[j] == 'd' || f[j] == 'i') && j == i+1 {
+			parts = append(parts, in.textOf(a))
+		} else {
+			parts = append(parts, in.holes.next(holeOther, "a formatted value"))
+		}
+		i = j
+	}
+	return value{kind: kString, key: slot.Concat(parts...), hasKey: true, src: src}
+}
+
+// callFunction analyses a local function's body with its parameters bound
+// to args (unknown when args is nil) and returns what it returns.
+func (in *interp) callFunction(f function, args []value, line int, fr *frame) []value {
+	if f.def == nil {
+		return []value{unknown}
+	}
+	if fr == nil {
+		if in.frame.inline >= maxInline || in.budget <= 0 {
+			return []value{unknown}
+		}
+		fr = &frame{vararg: f.def.ParList.HasVargs, inline: in.frame.inline + 1,
+			fnName: in.frame.fnName, noWrites: in.frame.noWrites, allowCross: in.frame.allowCross}
+	}
+	in.analysed[f.def] = true
+	fr.implicitArg = f.def.ParList.HasVargs
+	savedScope, savedFrame, savedLogs, savedLoops := in.scope, in.frame, in.logs, in.loops
+	in.scope = &scope{parent: f.env}
+	in.frame = fr
+	// Writes inside the function still need joining by the caller's
+	// branches; loops of the caller do not contain the callee's loops.
+	in.loops = nil
+	for i, name := range f.def.ParList.Names {
+		v := unknown
+		if args != nil {
+			if i < len(args) {
+				v = args[i]
+				if v.spread {
+					v = value{kind: kUnknown, src: v.src}
+				}
+			} else {
+				v = value{kind: kNil}
+			}
+		}
+		v.spread = false
+		in.scope.declare(name, v)
+	}
+	in.block(f.def.Stmts)
+	rets := in.frame.returns
+	in.scope, in.frame, in.logs, in.loops = savedScope, savedFrame, savedLogs, savedLoops
+	if len(rets) == 0 {
+		return []value{{kind: kNil}}
+	}
+	return rets
+}
+
+// registerFunction analyses a Functions callback with keys/args bound to
+// KEYS and ARGV, in both redis.register_function('name', cb) and
+// redis.register_function{function_name=..., callback=..., flags={...}}.
+func (in *interp) registerFunction(line int, argExprs []ast.Expr, args []value) {
+	var name string
+	var cb value
+	var flagsExpr ast.Expr
+	switch {
+	case len(argExprs) >= 2:
+		name, _ = args[0].literalText()
+		cb = args[1]
+	case len(argExprs) == 1:
+		t, ok := argExprs[0].(*ast.TableExpr)
+		if !ok {
+			return
+		}
+		for _, fld := range t.Fields {
+			k, ok := fld.Key.(*ast.StringExpr)
+			if !ok {
+				continue
+			}
+			switch k.Value {
+			case "function_name":
+				name, _ = in.expr(fld.Value).literalText()
+			case "callback":
+				cb = in.expr(fld.Value)
+			case "flags":
+				flagsExpr = fld.Value
+			}
+		}
+	default:
+		return
+	}
+	fn := Function{Name: name, Pos: Position{File: in.c.opts.Filename, Line: line, Column: in.c.toks.column(line, "redis")}}
+	fr := &frame{fnName: name, noWrites: in.c.opts.ReadOnly}
+	if t, ok := flagsExpr.(*ast.TableExpr); ok {
+		for _, fld := range t.Fields {
+			s, ok := fld.Value.(*ast.StringExpr)
+			if !ok {
+				continue
+			}
+			if !knownFlags[s.Value] {
+				in.c.reportAt(fld.Value.Line(), "", RuleSyntax, "unknown function flag %q (FUNCTION LOAD fails)", s.Value)
+				continue
+			}
+			fn.Flags = append(fn.Flags, s.Value)
+			switch s.Value {
+			case "no-writes":
+				fr.noWrites = true
+			case "allow-cross-slot-keys":
+				fr.allowCross = true
+			}
+		}
+	}
+	in.c.res.Functions = append(in.c.res.Functions, fn)
+	if cb.kind != kFunc || cb.fn == nil {
+		return
+	}
+	var params []value
+	names := cb.fn.def.ParList.Names
+	if len(names) > 0 {
+		params = append(params, value{kind: kKeys, lib: names[0]})
+	}
+	if len(names) > 1 {
+		params = append(params, value{kind: kArgv, lib: names[1], src: fromArgv})
+	}
+	fr.vararg = cb.fn.def.ParList.HasVargs
+	in.callFunction(*cb.fn, params, line, fr)
+}
+
+// closureWrites names every local assigned inside a function body.
+func closureWrites(chunk []ast.Stmt) map[string]bool {
+	out := map[string]bool{}
+	stack := []any{}
+	for _, s := range chunk {
+		stack = append(stack, s)
+	}
+	type inFn struct{ node any }
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		inside := false
+		if w, ok := n.(inFn); ok {
+			n, inside = w.node, true
+		}
+		if a, ok := n.(*ast.AssignStmt); ok && inside {
+			for _, l := range a.Lhs {
+				if id, ok := l.(*ast.IdentExpr); ok {
+					out[id.Value] = true
+				}
+			}
+		}
+		_, isFn := n.(*ast.FunctionExpr)
+		for _, ch := range children(n) {
+			if inside || isFn {
+				stack = append(stack, inFn{ch})
+			} else {
+				stack = append(stack, ch)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,112 @@
+package luacheck
+
+// Rule IDs. They are stable: a rule that changes meaning gets a new ID.
+const (
+	RuleSyntax          = "LUA001"
+	RuleSuppression     = "LUA002"
+	RuleNoBound         = "LUA101"
+	RuleInputBound      = "LUA102"
+	RuleWholeRead       = "LUA103"
+	RuleUndeclaredKey   = "LUA201"
+	RuleDerivedKey      = "LUA202"
+	RuleKeysIndex       = "LUA203"
+	RuleGlobalWrite     = "LUA301"
+	RuleMissingGlobal   = "LUA302"
+	RuleNilCompare      = "LUA303"
+	RuleMaybeNil        = "LUA304"
+	RuleDangerous       = "LUA401"
+	RuleNoScript        = "LUA402"
+	RuleWriteInReadOnly = "LUA403"
+)
+
+// Rule documents one check.
+type Rule struct {
+	ID    string
+	Title string
+	// Why the problem matters on Redis.
+	Why string
+	// Bad and Good are short scripts.
+	Bad, Good string
+}
+
+// Suppress is how any rule is silenced; the reason is required.
+const Suppress = "-- slotlint:ignore LUAxxx reason (on the line or the line above)"
+
+// Rules is the catalogue, in ID order.
+var Rules = []Rule{
+	{
+		ID: RuleSyntax, Title: "syntax error, or syntax or shebang Redis refuses",
+		Why: "Redis runs Lua 5.1: goto and labels (accepted by gopher-lua) fail to compile; unknown shebang flags or options, a library without \"#!lua name=\", and scripts nested deeper than Lua's 200 syntax levels are refused. Oversized input is not checked.",
+		Bad: "#!lua flags=no-writes,readonly\n::again:: goto again", Good: "#!lua flags=no-writes\nreturn redis.call('GET', KEYS[1])",
+	},
+	{
+		ID: RuleSuppression, Title: "suppression comment without a reason",
+		Why: "a silenced finding must say why, so the next reader can judge whether it still holds",
+		Bad: "-- slotlint:ignore LUA201", Good: "-- slotlint:ignore LUA201 config key lives on every node by design",
+	},
+	{
+		ID: RuleNoBound, Title: "loop with no bound",
+		Why: "a script blocks the whole server; a loop that cannot end leaves it BUSY until SCRIPT KILL or SHUTDOWN NOSAVE",
+		Bad: "while true do redis.call('LPUSH', KEYS[1], 'x') end", Good: "while true do local v = redis.call('LPOP', KEYS[1]) if not v then break end end",
+	},
+	{
+		ID: RuleInputBound, Title: "loop bound from caller input or stored data, unclamped",
+		Why: "a bound taken from ARGV, #KEYS, a reply or decoded data lets the caller or the data decide how long the server is blocked",
+		Bad: "for i = 1, tonumber(ARGV[1]) do redis.call('RPOP', KEYS[1]) end", Good: "for i = 1, math.min(tonumber(ARGV[1]), 100) do redis.call('RPOP', KEYS[1]) end",
+	},
+	{
+		ID: RuleWholeRead, Title: "whole-collection or keyspace read",
+		Why: "SMEMBERS, HGETALL, HKEYS, HVALS, SUNION/SINTER/SDIFF, KEYS, LRANGE/ZRANGE to -1, range reads without LIMIT/COUNT and SCAN loops until cursor 0 cost as much as the data and block the server meanwhile",
+		Bad: "return redis.call('HGETALL', KEYS[1])", Good: "return redis.call('HSCAN', KEYS[1], ARGV[1], 'COUNT', 100)",
+	},
+	{
+		ID: RuleUndeclaredKey, Title: "key not passed in KEYS",
+		Why: "on a cluster a script may only touch keys of its declared keys' slot; a literal key, a key from ARGV or one read from data may be in another slot (CROSSSLOT / non-local key errors) and is invisible to clients that route by KEYS",
+		Bad: "redis.call('INCR', 'stats:' .. ARGV[1])", Good: "redis.call('INCR', KEYS[2]) -- pass the key",
+	},
+	{
+		ID: RuleDerivedKey, Title: "key derived from KEYS[i]",
+		Why: "KEYS[1] .. ':lock' is another key; it shares KEYS[1]'s slot only if KEYS[1] carries a hash tag, which the script cannot see",
+		Bad: "redis.call('SET', KEYS[1] .. ':lock', ARGV[1])", Good: "redis.call('SET', KEYS[2], ARGV[1]) -- caller passes {id}:lock",
+	},
+	{
+		ID: RuleKeysIndex, Title: "KEYS[n] beyond the number of keys passed",
+		Why: "KEYS[n] past the keys given is nil; commands then fail or act on the wrong key",
+		Bad: "-- called with 1 key\nreturn redis.call('GET', KEYS[2])", Good: "return redis.call('GET', KEYS[1])",
+	},
+	{
+		ID: RuleGlobalWrite, Title: "global variable or function created",
+		Why: "Redis's sandbox refuses new globals: the script fails with \"Attempt to modify a readonly table\"",
+		Bad: "count = 0", Good: "local count = 0",
+	},
+	{
+		ID: RuleMissingGlobal, Title: "global the sandbox does not provide",
+		Why: "os, io, print, require, package, loadfile, dofile, setfenv, getfenv, debug, module and newproxy do not exist in Redis 7.0's sandbox (os.clock only since 7.4); in a Functions library neither do KEYS and ARGV",
+		Bad: "local now = os.time()", Good: "local now = redis.call('TIME')[1]",
+	},
+	{
+		ID: RuleNilCompare, Title: "redis.call reply compared with nil",
+		Why: "a nil bulk reply arrives in Lua as false, never nil, so the test is constant",
+		Bad: "if redis.call('GET', KEYS[1]) == nil then return 0 end", Good: "if not redis.call('GET', KEYS[1]) then return 0 end",
+	},
+	{
+		ID: RuleMaybeNil, Title: "arithmetic or ordering on a value that may be nil/false",
+		Why: "GET and friends return false for a missing key and tonumber(false) is nil; arithmetic or < on it raises an error",
+		Bad: "if tonumber(redis.call('GET', KEYS[1])) >= 10 then return 0 end", Good: "if (tonumber(redis.call('GET', KEYS[1])) or 0) >= 10 then return 0 end",
+	},
+	{
+		ID: RuleDangerous, Title: "dangerous command in a script",
+		Why: "commands in ACL category @dangerous or flagged admin (KEYS, FLUSHALL, FLUSHDB, INFO, CLUSTER ..., SORT with BY/GET, ...) act on the whole server or on keys the script was not given",
+		Bad: "for _, k in ipairs(redis.call('KEYS', ARGV[1])) do redis.call('DEL', k) end", Good: "redis.call('DEL', unpack(KEYS))",
+	},
+	{
+		ID: RuleNoScript, Title: "command scripts cannot run",
+		Why: "commands flagged noscript (BLPOP, BRPOP, BLMOVE, WAIT, SUBSCRIBE, MULTI, EVAL, ...) are refused in scripts; other blocking commands (BLMPOP, BZMPOP) never block there, and XREAD with BLOCK is refused",
+		Bad: "return redis.call('BLPOP', KEYS[1], 5)", Good: "return redis.call('LPOP', KEYS[1])",
+	},
+	{
+		ID: RuleWriteInReadOnly, Title: "write command in a read-only script",
+		Why: "under flags=no-writes, a no-writes function, EVAL_RO or FCALL_RO, Redis refuses write commands: \"Write commands are not allowed from read-only scripts\"",
+		Bad: "#!lua flags=no-writes\nreturn redis.call('INCR', KEYS[1])", Good: "#!lua flags=no-writes\nreturn redis.call('GET', KEYS[1])",
+	},
+}

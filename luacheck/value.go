@@ -1,0 +1,148 @@
+package luacheck
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/yuin/gopher-lua/ast"
+
+	"github.com/slotlint/slotlint/slot"
+)
+
+// kind is what the abstract interpreter knows a value to be.
+type kind uint8
+
+const (
+	kUnknown kind = iota
+	kString       // text, as a symbolic key: literals and holes (KEYS[i], ARGV[i], replies)
+	kNumber       // a number; key holds its text when literal
+	kBool
+	kNil
+	kKeys  // the KEYS table (or a Functions callback's keys parameter)
+	kArgv  // the ARGV table (or the args parameter)
+	kReply // a redis.call/redis.pcall reply
+	kTable // another table; lib names a sandbox library table
+	kFunc
+)
+
+// source records where a value's data came from, for the loop-bound and
+// key rules.
+type source uint8
+
+const (
+	fromArgv    source = 1 << iota // caller input
+	fromKeysLen                    // #KEYS
+	fromReply                      // stored data
+	fromDecoded                    // cjson/cmsgpack decoded data
+)
+
+func (s source) describe() string {
+	var parts []string
+	if s&fromArgv != 0 {
+		parts = append(parts, "ARGV")
+	}
+	if s&fromKeysLen != 0 {
+		parts = append(parts, "#KEYS")
+	}
+	if s&fromReply != 0 {
+		parts = append(parts, "a command reply")
+	}
+	if s&fromDecoded != 0 {
+		parts = append(parts, "decoded data")
+	}
+	return strings.Join(parts, " and ")
+}
+
+type value struct {
+	kind kind
+	// key is the text of strings and literal numbers, as a symbolic key.
+	key    slot.Key
+	hasKey bool
+	src    source
+	// cmd is the command whose reply this value is or derives from.
+	cmd string
+	// maybeNil: the value may be nil or false at run time (a nil bulk
+	// reply, tonumber of one).
+	maybeNil bool
+	// direct: the value is a command reply itself, not computed from one.
+	direct bool
+	// clamped: bounded by math.min or a comparison with a constant.
+	clamped bool
+	// spread: the value stands for several values (unpack(t), ...).
+	spread bool
+	// lib names a sandbox library table ("redis", "cjson", ...) or, for
+	// kFunc, a builtin function ("redis.call").
+	lib string
+	fn  *function
+}
+
+type function struct {
+	def *ast.FunctionExpr
+	env *scope
+}
+
+var unknown = value{kind: kUnknown}
+
+func literal(s string) value {
+	return value{kind: kString, key: slot.Literal(s), hasKey: true}
+}
+
+// literalText returns the value's text when it is a known constant.
+func (v value) literalText() (string, bool) {
+	if !v.hasKey || (v.kind != kString && v.kind != kNumber) {
+		return "", false
+	}
+	return v.key.Literal()
+}
+
+// join is the value of a variable that holds a or b depending on the path
+// taken: what both agree on, otherwise unknown with the union of sources.
+func join(a, b value) value {
+	if a.kind == b.kind && a.hasKey == b.hasKey && (!a.hasKey || a.key.Equal(b.key)) &&
+		a.cmd == b.cmd && a.lib == b.lib && a.fn == b.fn && a.direct == b.direct {
+		a.src |= b.src
+		a.maybeNil = a.maybeNil || b.maybeNil
+		a.clamped = a.clamped && b.clamped
+		return a
+	}
+	out := value{kind: kUnknown, src: a.src | b.src, maybeNil: a.maybeNil || b.maybeNil || a.kind == kNil || b.kind == kNil}
+	if a.kind == b.kind && (a.kind == kNumber || a.kind == kString) {
+		out.kind = a.kind
+	}
+	out.clamped = a.clamped && b.clamped
+	return out
+}
+
+// holeCounter makes hole IDs unique for values that are not the same at
+// run time (computed indexes, replies).
+type holeCounter int
+
+func (h *holeCounter) next(prefix, label string) slot.Key {
+	*h++
+	return slot.HoleKey(fmt.Sprintf("%s#%d", prefix, int(*h)), label)
+}
+
+// Hole ID prefixes: "KEYS[n]" and "ARGV[n]" are bindable by callers; the
+// others are unique per occurrence.
+const (
+	holeKeysDyn = "KEYS[?]"
+	holeArgvDyn = "ARGV[?]"
+	holeReply   = "reply"
+	holeData    = "data"
+	holeOther   = "value"
+)
+
+// holeOrigin classifies a hole by its ID.
+func holeOrigin(id string) string {
+	switch {
+	case strings.HasPrefix(id, "KEYS["):
+		return "KEYS"
+	case strings.HasPrefix(id, "ARGV["):
+		return "ARGV"
+	case strings.HasPrefix(id, holeReply):
+		return "reply"
+	case strings.HasPrefix(id, holeData):
+		return "data"
+	}
+	return "unknown"
+}
