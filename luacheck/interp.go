@@ -56,8 +56,8 @@ type frame struct {
 	vararg bool
 	// implicitArg: a vararg function, where Lua 5.1 declares "arg".
 	implicitArg bool
-	returns  []value
-	returned bool
+	returns     []value
+	returned    bool
 	// Function-level context for Functions callbacks.
 	fnName     string
 	noWrites   bool
