@@ -340,3 +340,48 @@ func (c *checker) parseShebang(line string) {
 		}
 	}
 }
+
+// KeysFromFilename reads the number of keys from a "name-N.lua" file name,
+// the convention of job-queue libraries that ship one script per file
+// (e.g. "moveToActive-11.lua" takes 11 keys).
+func KeysFromFilename(path string) (int, bool) {
+	base := path
+	if i := strings.LastIndexAny(base, `/\`); i >= 0 {
+		base = base[i+1:]
+	}
+	base, ok := strings.CutSuffix(base, ".lua")
+	if !ok {
+		return 0, false
+	}
+	i := strings.LastIndexByte(base, '-')
+	if i <= 0 || i == len(base)-1 || len(base)-i > 5 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range base[i+1:] {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+// IsLibrary reports whether src starts like a Functions library
+// ("#!lua name=..."), after an optional byte order mark.
+func IsLibrary(src []byte) bool {
+	src = bytes.TrimPrefix(src, []byte("\xEF\xBB\xBF"))
+	if !bytes.HasPrefix(src, []byte("#!lua ")) {
+		return false
+	}
+	line := src
+	if i := bytes.IndexByte(src, '\n'); i >= 0 {
+		line = src[:i]
+	}
+	for _, f := range strings.Fields(string(line))[1:] {
+		if strings.HasPrefix(f, "name=") {
+			return true
+		}
+	}
+	return false
+}

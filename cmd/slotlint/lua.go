@@ -1,0 +1,174 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/slotlint/slotlint/luacheck"
+)
+
+func init() {
+	register(subcommand{
+		name:    "lua",
+		summary: "check Redis Lua scripts and Functions libraries (.lua files or directories)",
+		run:     runLua,
+	})
+}
+
+func runLua(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fset := flag.NewFlagSet("lua", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	asJSON := fset.Bool("json", false, "print one JSON array of {posn, category, message}")
+	keys := fset.Int("keys", luacheck.UnknownKeys, "number of keys the scripts are called with (-1: unknown)")
+	keysFromName := fset.Bool("keys-from-name", false, `take the number of keys from a "name-N.lua" file name (job-queue convention)`)
+	function := fset.Bool("function", false, "check the files as Redis 7 Functions libraries (default: files starting with \"#!lua name=\")")
+	readOnly := fset.Bool("readonly", false, "the scripts run with EVAL_RO/FCALL_RO")
+	listRules := fset.Bool("rules", false, "list the rules and exit")
+	fset.Usage = func() {
+		fmt.Fprintln(stderr, "usage: slotlint lua [flags] FILE|DIR...")
+		fmt.Fprintln(stderr, "checks Redis Lua scripts; directories are walked for *.lua files.")
+		fmt.Fprintln(stderr, "exit status: 0 no findings, 1 findings, 2 usage or I/O error.")
+		fset.PrintDefaults()
+	}
+	if err := fset.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
+		return 2
+	}
+	if *listRules {
+		printRules(stdout)
+		return 0
+	}
+	if fset.NArg() == 0 {
+		fset.Usage()
+		return 2
+	}
+	if *keys < luacheck.UnknownKeys {
+		fmt.Fprintln(stderr, "slotlint lua: -keys must be -1 (unknown) or at least 0")
+		return 2
+	}
+
+	files, err := luaFiles(fset.Args())
+	if err != nil {
+		fmt.Fprintf(stderr, "slotlint lua: %v\n", err)
+		return 2
+	}
+	var findings []luacheck.Finding
+	status := 0
+	for _, file := range files {
+		src, err := readLimited(file, luacheck.DefaultMaxBytes)
+		if err != nil {
+			fmt.Fprintf(stderr, "slotlint lua: %v\n", err)
+			status = 2
+			continue
+		}
+		opts := luacheck.Options{
+			Filename: file,
+			NumKeys:  *keys,
+			Function: *function || luacheck.IsLibrary(src),
+			ReadOnly: *readOnly,
+		}
+		if *keysFromName {
+			if n, ok := luacheck.KeysFromFilename(file); ok {
+				opts.NumKeys = n
+			}
+		}
+		findings = append(findings, luacheck.Check(src, opts)...)
+	}
+
+	out := bufio.NewWriter(stdout)
+	if *asJSON {
+		type jsonFinding struct {
+			Posn     string `json:"posn"`
+			Category string `json:"category"`
+			Message  string `json:"message"`
+		}
+		list := make([]jsonFinding, 0, len(findings))
+		for _, f := range findings {
+			list = append(list, jsonFinding{Posn: f.Pos.String(), Category: f.Rule, Message: f.Message})
+		}
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "\t")
+		if err := enc.Encode(list); err != nil {
+			fmt.Fprintf(stderr, "slotlint lua: %v\n", err)
+			return 2
+		}
+	} else {
+		for _, f := range findings {
+			fmt.Fprintf(out, "%s: %s %s\n", f.Pos, f.Rule, f.Message)
+		}
+	}
+	if err := out.Flush(); err != nil {
+		fmt.Fprintf(stderr, "slotlint lua: %v\n", err)
+		return 2
+	}
+	if status != 0 {
+		return status
+	}
+	if len(findings) > 0 {
+		return 1
+	}
+	return 0
+}
+
+// luaFiles expands directories into their *.lua files, sorted; files named
+// on the command line are checked whatever their extension.
+func luaFiles(args []string) ([]string, error) {
+	var files []string
+	for _, arg := range args {
+		info, err := os.Stat(arg)
+		if err != nil {
+			return nil, err
+		}
+		if !info.IsDir() {
+			files = append(files, arg)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(arg, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && strings.HasSuffix(d.Name(), ".lua") {
+				found = append(found, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		sort.Strings(found)
+		files = append(files, found...)
+	}
+	return files, nil
+}
+
+// readLimited reads a file, but no more than one byte past limit: the
+// checker reports oversized scripts itself and needs only to know.
+func readLimited(path string, limit int) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, int64(limit)+1))
+}
+
+func printRules(w io.Writer) {
+	for _, r := range luacheck.Rules {
+		fmt.Fprintf(w, "%s  %s\n", r.ID, r.Title)
+		fmt.Fprintf(w, "        why:  %s\n", r.Why)
+		fmt.Fprintf(w, "        bad:  %s\n", strings.ReplaceAll(r.Bad, "\n", "\n              "))
+		fmt.Fprintf(w, "        good: %s\n", strings.ReplaceAll(r.Good, "\n", "\n              "))
+	}
+	fmt.Fprintf(w, "suppress any rule with: %s\n", luacheck.Suppress)
+}
