@@ -14,7 +14,8 @@ if counterType ~= 'string' then
 end
 local raw = redis.call('GET', KEYS[1])
 -- Lua numbers are doubles: fifteen digits keep every integer exact.
-if not string.match(raw, '^%-?%d+$') or #raw > 16 then
+local digits = string.match(raw, '^%-?(%d+)$')
+if not digits or #digits > 15 then
   return redis.error_reply('WRONGTYPE counter does not hold an integer of at most 15 digits')
 end
 local left = tonumber(raw)
