@@ -12,3 +12,8 @@ import (
 func TestCrossSlot(t *testing.T) {
 	analysistest.Run(t, filepath.Join("..", "testdata"), crossslot.Analyzer, "./crossslot")
 }
+
+// TestSuggestedFix checks the {} wrapping against the golden file.
+func TestSuggestedFix(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, filepath.Join("..", "testdata"), crossslot.Analyzer, "./fix")
+}

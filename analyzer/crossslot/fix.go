@@ -88,6 +88,13 @@ func isHole(res *redisapi.Result, e ast.Expr, id string) bool {
 	return len(parts) == 1 && parts[0].Hole != nil && parts[0].Hole.ID == id
 }
 
+// isFormatted reports whether the shared value is e printed by a verb,
+// such as the decimal text of an int.
+func isFormatted(res *redisapi.Result, e ast.Expr, id string) bool {
+	parts := res.Keys.Key(e).Parts()
+	return len(parts) == 1 && parts[0].Hole != nil && strings.HasSuffix(id, "("+parts[0].Hole.ID+")")
+}
+
 // wrap returns the edits that put {} around the shared value in e.
 func wrap(pass *analysis.Pass, res *redisapi.Result, e ast.Expr, id string) ([]analysis.TextEdit, string, bool) {
 	e = ast.Unparen(e)
@@ -157,7 +164,7 @@ func wrapSprintf(pass *analysis.Pass, res *redisapi.Result, call *ast.CallExpr, 
 	}
 	operand := -1
 	for i, a := range call.Args[1:] {
-		if isHole(res, a, id) {
+		if isHole(res, a, id) || isFormatted(res, a, id) {
 			if operand >= 0 {
 				return nil, "", false
 			}

@@ -9,11 +9,11 @@ import (
 // assign is one write of a local variable.
 type assign struct {
 	pos   token.Pos
-	rhs   ast.Expr    // the value written; nil when not a single expression
-	add   bool        // x += rhs
-	zero  bool        // var x T without a value
+	rhs   ast.Expr     // the value written; nil when not a single expression
+	add   bool         // x += rhs
+	zero  bool         // var x T without a value
 	block [2]token.Pos // innermost block holding the write
-	fn    ast.Node    // function the write is in
+	fn    ast.Node     // function the write is in
 	// appendArgs are the items of x = append(x, items...); spread is true
 	// for append(x, ys...).
 	isAppend bool

@@ -1,0 +1,82 @@
+package txslot
+
+import (
+	"context"
+
+	"github.com/redis/go-redis/v9"
+)
+
+var ctx = context.Background()
+
+func txPipelined(rdb *redis.ClusterClient, id string) {
+	rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Incr(ctx, "hits:"+id)
+		p.Incr(ctx, "total") // want `TxPipelined transaction keys "hits:" \+ id and "total" \(slot 2117\) share no hash tag`
+		return nil
+	})
+	rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Incr(ctx, "hits:{"+id+"}")
+		p.Expire(ctx, "hits:{"+id+"}", 0)
+		p.Incr(ctx, "total:{"+id+"}")
+		return nil
+	})
+	rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Set(ctx, "a", 1, 0)
+		p.Set(ctx, "b", 2, 0) // want `TxPipelined transaction keys "a" \(slot 15495\) and "b" \(slot 3300\) are in different slots`
+		return nil
+	})
+}
+
+func loops(rdb redis.UniversalClient, ids []string, owner string) {
+	rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		for _, id := range ids {
+			p.Del(ctx, "item:"+id) // want `TxPipelined transaction keys "item:" \+ id and "item:" \+ id of another loop iteration share no hash tag`
+		}
+		return nil
+	})
+	rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		for _, id := range ids {
+			p.SRem(ctx, "owner:{"+owner+"}:items", id) // the key does not change per iteration
+		}
+		return nil
+	})
+}
+
+func txPipeline(rdb *redis.Client, id string) {
+	pipe := rdb.TxPipeline()
+	pipe.Set(ctx, "x:"+id, 1, 0)
+	pipe.Set(ctx, "y:"+id, 1, 0) // want `TxPipeline transaction keys "x:" \+ id and "y:" \+ id share no hash tag`
+	pipe.Exec(ctx)
+
+	ok := rdb.TxPipeline()
+	ok.Set(ctx, "x:{"+id+"}", 1, 0)
+	ok.Set(ctx, "y:{"+id+"}", 1, 0)
+	ok.Exec(ctx)
+
+	plain := rdb.Pipeline()
+	plain.Set(ctx, "x:"+id, 1, 0)
+	plain.Set(ctx, "y:"+id, 1, 0)
+	plain.Exec(ctx)
+}
+
+func watch(rdb *redis.ClusterClient, id string) {
+	rdb.Watch(ctx, func(tx *redis.Tx) error {
+		n, _ := tx.Get(ctx, "balance:{"+id+"}").Int()
+		_, err := tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			p.Set(ctx, "balance:{"+id+"}", n+1, 0)
+			p.Set(ctx, "audit:"+id, n, 0) // want `Watch transaction keys "balance:\{" \+ id \+ "\}" and "audit:" \+ id share no hash tag`
+			return nil
+		})
+		return err
+	}, "balance:{"+id+"}")
+
+	rdb.Watch(ctx, func(tx *redis.Tx) error { return nil }, "w:1", "w:2") // want `Watch transaction keys "w:1" \(slot \d+\) and "w:2" \(slot \d+\) are in different slots`
+
+	rdb.Watch(ctx, func(tx *redis.Tx) error {
+		_, err := tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			p.Incr(ctx, "{acct:"+id+"}:n")
+			return nil
+		})
+		return err
+	}, "{acct:"+id+"}:n", "{acct:"+id+"}:m")
+}
