@@ -20,6 +20,9 @@ type FactPart struct {
 	Lit    string
 	Param  int // -1 unless the part is a parameter
 	Global string
+	// Format is set when the part is a non-string parameter as printed:
+	// "dec" for decimal, else the fmt verb.
+	Format string
 	Label  string
 }
 
@@ -33,6 +36,8 @@ func (f *KeyFunc) key(args []slot.Key) slot.Key {
 	var ks []slot.Key
 	for _, p := range f.Parts {
 		switch {
+		case p.Param >= 0 && p.Format != "":
+			ks = append(ks, slot.HoleKey(p.Format+"("+paramID(p.Param)+")", p.Label))
 		case p.Param >= 0 && p.Param < len(args):
 			ks = append(ks, args[p.Param])
 		case p.Param >= 0:
@@ -62,6 +67,9 @@ func factOf(k slot.Key) (*KeyFunc, bool) {
 				return nil, false
 			}
 			f.Parts = append(f.Parts, FactPart{Param: i, Label: p.Hole.Label})
+		case isFormattedParam(p.Hole.ID):
+			cls, i, _ := formattedParam(p.Hole.ID)
+			f.Parts = append(f.Parts, FactPart{Param: i, Format: cls, Label: p.Hole.Label})
 		case strings.HasPrefix(p.Hole.ID, "g:"):
 			f.Parts = append(f.Parts, FactPart{Param: -1, Global: p.Hole.ID, Label: p.Hole.Label})
 		default:
@@ -70,3 +78,22 @@ func factOf(k slot.Key) (*KeyFunc, bool) {
 	}
 	return f, true
 }
+
+// formattedParam parses "dec(param:0)".
+func formattedParam(id string) (cls string, i int, ok bool) {
+	open := strings.IndexByte(id, '(')
+	if open < 0 || !strings.HasSuffix(id, ")") {
+		return "", 0, false
+	}
+	inner, found := strings.CutPrefix(id[open+1:len(id)-1], "param:")
+	if !found {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(inner)
+	if err != nil {
+		return "", 0, false
+	}
+	return id[:open], n, true
+}
+
+func isFormattedParam(id string) bool { _, _, ok := formattedParam(id); return ok }

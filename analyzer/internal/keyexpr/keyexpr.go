@@ -455,6 +455,15 @@ func (x *Extractor) builder(fn *types.Func, call *ast.CallExpr, ev *env, depth i
 		}
 	}
 	return k.Substitute(func(h slot.Hole) (slot.Key, bool) {
+		if cls, n, ok := formattedParam(h.ID); ok && n < len(call.Args) {
+			verb := byte('v')
+			if cls == "dec" {
+				verb = 'd'
+			} else if len(cls) == 1 {
+				verb = cls[0]
+			}
+			return x.formatted(call.Args[n], verb, ev, depth, ""), true
+		}
 		if i, ok := strings.CutPrefix(h.ID, "param:"); ok {
 			if n, err := strconv.Atoi(i); err == nil && n < len(args) {
 				return args[n], true

@@ -1,0 +1,30 @@
+// Package keys builds the service's Redis keys in one place.
+package keys
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Namespace is a package-level prefix.
+var Namespace = "svc"
+
+func User(id string) string { return "user:{" + id + "}" } // want User:`keyfunc\("user:\{" \+ id \+ "\}"\)`
+
+func UserCart(id string) string { return User(id) + ":cart" } // want UserCart:`keyfunc\("user:\{" \+ id \+ "\}:cart"\)`
+
+func Order(id int) string { return fmt.Sprintf("order:%d", id) } // want Order:`keyfunc\("order:" \+ id\)`
+
+func Flat(id string) string { return "flat:" + id } // want Flat:`keyfunc\("flat:" \+ id\)`
+
+func Spaced(id string) string { return Namespace + ":" + id } // want Spaced:`keyfunc\(Namespace \+ ":" \+ id\)`
+
+func Num(n int) string { return "n:{" + strconv.Itoa(n) + "}" } // want Num:`keyfunc\("n:\{" \+ strconv.Itoa\(n\) \+ "\}"\)`
+
+// Branchy returns different shapes: no summary.
+func Branchy(id string, admin bool) string {
+	if admin {
+		return "admin:" + id
+	}
+	return "user:" + id
+}

@@ -1,0 +1,14 @@
+package usetag
+
+import (
+	"context"
+
+	"github.com/redis/go-redis/v9"
+
+	"example.com/slt/facts/keys"
+)
+
+func hot(ctx context.Context, rdb *redis.Client, id string) {
+	rdb.Get(ctx, "{hot}:"+keys.Flat(id)) // want `key "\{hot\}:flat:" \+ id has the constant hash tag \{hot\}`
+	rdb.Get(ctx, keys.UserCart(id))
+}
