@@ -1,0 +1,194 @@
+// Package vet compares the wall time of `go vet -vettool=slotlint` with plain
+// `go vet` over the packages of real modules that use go-redis, with the same
+// warm build cache, in one run.
+//
+//	cd bench && go test -run '^$' -bench BenchmarkVet -benchtime 5x ./vet/
+//
+// Each module is copied out of the module cache and vetted as its own main
+// module (./..., tests included), as its developers would run go vet.
+package vet
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	// The modules under test; importing them pins them in this module.
+	_ "github.com/hibiken/asynq"
+	_ "github.com/redis/go-redis/v9"
+)
+
+// targets are real modules pinned by this module's go.mod. Each is vetted
+// as its own main module (./... with its tests), from a copy of its source.
+var targets = []struct{ name, module string }{
+	{"go-redis", "github.com/redis/go-redis/v9"},
+	{"asynq", "github.com/hibiken/asynq"},
+}
+
+var copies sync.Map // module → *moduleCopy
+
+type moduleCopy struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// moduleDir returns a writable copy of the pinned module's source.
+func moduleDir(tb testing.TB, module string) string {
+	v, _ := copies.LoadOrStore(module, &moduleCopy{})
+	mc := v.(*moduleCopy)
+	mc.once.Do(func() {
+		out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", module).Output()
+		if err != nil {
+			mc.err = fmt.Errorf("go list -m %s: %v", module, err)
+			return
+		}
+		src := strings.TrimSpace(string(out))
+		dst, err := os.MkdirTemp("", "slotlint-bench-mod")
+		if err != nil {
+			mc.err = err
+			return
+		}
+		if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+			mc.err = err
+			return
+		}
+		// The module cache is read-only; go may need to write go.sum.
+		mc.err = filepath.WalkDir(dst, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			mode := fs.FileMode(0o644)
+			if d.IsDir() {
+				mode = 0o755
+			}
+			return os.Chmod(p, mode)
+		})
+		mc.dir = dst
+	})
+	if mc.err != nil {
+		tb.Fatal(mc.err)
+	}
+	return mc.dir
+}
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// slotlintBinary builds the slotlint command from this checkout once.
+func slotlintBinary(tb testing.TB) string {
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "slotlint-bench")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "slotlint")
+		out, err := exec.Command("go", "build", "-o", binPath, "github.com/slotlint/slotlint/cmd/slotlint").CombinedOutput()
+		if err != nil {
+			buildErr = err
+			binPath = string(out)
+		}
+	})
+	if buildErr != nil {
+		tb.Fatalf("building slotlint: %v\n%s", buildErr, binPath)
+	}
+	return binPath
+}
+
+// vet runs go vet with extra flags over pattern. go vet exits non-zero when it
+// reports findings; only a failure to run at all is an error here.
+func vet(tb testing.TB, dir, gocache string, flags ...string) (stderr []byte) {
+	args := append([]string{"vet"}, flags...)
+	args = append(args, "./...")
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOCACHE="+gocache)
+	var errBuf bytes.Buffer
+	cmd.Stderr = &errBuf
+	err := cmd.Run()
+	if _, ok := err.(*exec.ExitError); err != nil && !ok {
+		tb.Fatalf("go %v: %v", args, err)
+	}
+	return errBuf.Bytes()
+}
+
+func BenchmarkVet(b *testing.B) {
+	bin := slotlintBinary(b)
+	for _, t := range targets {
+		dir := moduleDir(b, t.module)
+		warm := warmCache(b, dir)
+		b.Run(t.name+"/go-vet", func(b *testing.B) {
+			for b.Loop() {
+				b.StopTimer()
+				c := cacheCopy(b, warm)
+				b.StartTimer()
+				vet(b, dir, c)
+				b.StopTimer()
+				os.RemoveAll(filepath.Dir(c))
+				b.StartTimer()
+			}
+		})
+		b.Run(t.name+"/slotlint", func(b *testing.B) {
+			for b.Loop() {
+				b.StopTimer()
+				c := cacheCopy(b, warm)
+				b.StartTimer()
+				vet(b, dir, c, "-vettool="+bin)
+				b.StopTimer()
+				os.RemoveAll(filepath.Dir(c))
+				b.StartTimer()
+			}
+		})
+	}
+}
+
+// warmCache returns a build cache holding the compiled packages of dir and
+// their tests, but no vet results: go vet caches its results, so every timed
+// run starts from a copy of this cache, with compilation warm and vetting
+// cold for both tools alike.
+func warmCache(tb testing.TB, dir string) string {
+	cache := filepath.Join(tb.TempDir(), "warm")
+	cmd := exec.Command("go", "test", "-vet=off", "-count=1", "-exec=/bin/true", "./...")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOCACHE="+cache)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		tb.Fatalf("warming the build cache: %v\n%s", err, out)
+	}
+	return cache
+}
+
+// cacheCopy copies the warm cache for one run; the caller removes it.
+func cacheCopy(tb testing.TB, warm string) string {
+	dst, err := os.MkdirTemp("", "slotlint-bench-cache")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.CopyFS(filepath.Join(dst, "c"), os.DirFS(warm)); err != nil {
+		tb.Fatal(err)
+	}
+	return filepath.Join(dst, "c")
+}
+
+// TestFindingsOnRealModules prints what slotlint reports on the target
+// modules, for review; it fails only when slotlint cannot run.
+func TestFindingsOnRealModules(t *testing.T) {
+	if testing.Short() {
+		t.Skip("vets whole modules")
+	}
+	bin := slotlintBinary(t)
+	for _, tg := range targets {
+		dir := moduleDir(t, tg.module)
+		out := vet(t, dir, t.TempDir(), "-vettool="+bin)
+		t.Logf("slotlint on %s:\n%s", tg.name, out)
+	}
+}
