@@ -93,7 +93,10 @@ func slotlintBinary(tb testing.TB) string {
 			return
 		}
 		binPath = filepath.Join(dir, "slotlint")
-		out, err := exec.Command("go", "build", "-o", binPath, "github.com/slotlint/slotlint/cmd/slotlint").CombinedOutput()
+		// Built in the main module (two levels up), from this checkout.
+		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/slotlint")
+		cmd.Dir = filepath.Join("..", "..")
+		out, err := cmd.CombinedOutput()
 		if err != nil {
 			buildErr = err
 			binPath = string(out)
