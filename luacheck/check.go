@@ -197,14 +197,19 @@ func (c *checker) reportAt(line int, anchor, rule, format string, args ...any) {
 	})
 }
 
+// reportCol reports rule at a known line and column.
+func (c *checker) reportCol(line, col int, rule, format string, args ...any) {
+	c.report(Finding{Pos: Position{Line: line, Column: col}, Rule: rule, Message: fmt.Sprintf(format, args...)})
+}
+
 func (c *checker) run(src []byte) {
 	if len(src) > c.opts.MaxBytes {
-		c.reportAt(1, "", RuleSyntax, "script not checked: it is %d bytes, over the limit of %d", len(src), c.opts.MaxBytes)
+		c.reportCol(1, 1, RuleSyntax, "script not checked: it is %d bytes, over the limit of %d", len(src), c.opts.MaxBytes)
 		return
 	}
 	src = c.prepare(src)
 	if c.opts.Function && c.res.Name == "" && !c.hasFinding(RuleSyntax) {
-		c.reportAt(1, "", RuleSyntax, `a function library must start with "#!lua name=<library>" (FUNCTION LOAD fails with "Missing library metadata")`)
+		c.reportCol(1, 1, RuleSyntax, `a function library must start with "#!lua name=<library>" (FUNCTION LOAD fails with "Missing library metadata")`)
 	}
 	c.src = src
 	toks, deep := scanTokens(src, c.opts.Filename, c.opts.MaxDepth)
@@ -258,14 +263,18 @@ func (c *checker) syntaxError(err error) {
 	if errors.As(err, &pe) {
 		line, col := pe.Pos.Line, pe.Pos.Column
 		near := ""
+		msg := pe.Message
 		if line == parse.EOF || line <= 0 {
-			line, col = bytes.Count(c.src, []byte("\n"))+1, 0
-			near = " at end of script"
+			line, col = lastLine(c.src), 1
+			near = " at the end of the script"
+			if msg == "syntax error" {
+				msg = "a block or an expression is not closed"
+			}
 		} else if pe.Token != "" {
 			near = fmt.Sprintf(" near %q", pe.Token)
 		}
-		c.report(Finding{Pos: Position{Line: line, Column: col}, Rule: RuleSyntax,
-			Message: fmt.Sprintf("syntax error%s: %s", near, pe.Message)})
+		c.report(Finding{Pos: Position{Line: line, Column: max(col, 1)}, Rule: RuleSyntax,
+			Message: fmt.Sprintf("syntax error%s: %s", near, msg)})
 		return
 	}
 	c.reportAt(1, "", RuleSyntax, "syntax error: %s", strings.TrimSpace(err.Error()))
@@ -302,17 +311,19 @@ var knownFlags = map[string]bool{
 // parseShebang reads "#!lua flags=a,b" (EVAL) or "#!lua name=lib" (a
 // library), reporting what Redis 7.0 refuses with its own wording.
 func (c *checker) parseShebang(line string) {
+	// Findings on the shebang point at the offending word.
+	at := func(word string) int { return strings.Index(line, word) + 1 }
 	fields := strings.Fields(line)
 	if len(fields) == 0 || fields[0] != "#!lua" {
 		engine := strings.TrimPrefix(strings.Fields(line + " x")[0], "#!")
-		c.reportAt(1, "", RuleSyntax, "unknown script engine %q in the shebang (Redis only knows \"lua\")", engine)
+		c.reportCol(1, 1, RuleSyntax, "unknown script engine %q in the shebang (Redis only knows \"lua\")", engine)
 		return
 	}
 	for _, f := range fields[1:] {
 		switch {
 		case strings.HasPrefix(f, "flags="):
 			if c.opts.Function {
-				c.reportAt(1, "", RuleSyntax, "a library shebang takes no flags: flags are set per function in redis.register_function")
+				c.reportCol(1, at(f), RuleSyntax, "a library shebang takes no flags: flags are set per function in redis.register_function")
 				continue
 			}
 			for _, fl := range strings.Split(strings.TrimPrefix(f, "flags="), ",") {
@@ -320,7 +331,7 @@ func (c *checker) parseShebang(line string) {
 					continue
 				}
 				if !knownFlags[fl] {
-					c.reportAt(1, "", RuleSyntax, "unexpected flag %q in the script shebang (Redis refuses the script)", fl)
+					c.reportCol(1, at(f), RuleSyntax, "unexpected flag %q in the script shebang (Redis refuses the script)", fl)
 					continue
 				}
 				c.res.Flags = append(c.res.Flags, fl)
@@ -336,7 +347,7 @@ func (c *checker) parseShebang(line string) {
 		case strings.HasPrefix(f, "name=") && c.opts.Function:
 			c.res.Name = strings.TrimPrefix(f, "name=")
 		default:
-			c.reportAt(1, "", RuleSyntax, "unknown option %q in the shebang (Redis refuses the script)", f)
+			c.reportCol(1, at(f), RuleSyntax, "unknown option %q in the shebang (Redis refuses the script)", f)
 		}
 	}
 }
@@ -384,4 +395,13 @@ func IsLibrary(src []byte) bool {
 		}
 	}
 	return false
+}
+
+// lastLine is the number of the script's last non-empty line.
+func lastLine(src []byte) int {
+	n := bytes.Count(src, []byte("\n"))
+	if len(src) > 0 && src[len(src)-1] != '\n' {
+		n++
+	}
+	return max(n, 1)
 }

@@ -69,10 +69,26 @@ func (in *interp) reportCall(c commandCall, rule, format string, args ...any) {
 	in.c.report(f)
 }
 
-// hasArg reports whether a known argument after the name equals word, and
-// whether some argument is unknown (and could be it).
+// hasArg reports whether a known optional argument equals word, and
+// whether some optional argument is unknown (and could be it). Optional
+// arguments start after the fixed ones the command's arity demands
+// (ZRANGEBYSCORE key min max [LIMIT ...]).
 func (c commandCall) hasArg(word string) (found, maybe bool) {
-	for _, a := range c.argv[1:] {
+	return c.hasArgFrom(max(1, abs(c.cmd.Arity)), word)
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+func (c commandCall) hasArgFrom(from int, word string) (found, maybe bool) {
+	if from >= len(c.argv) {
+		return false, c.spread
+	}
+	for _, a := range c.argv[from:] {
 		if !a.Known {
 			maybe = true
 			continue
@@ -103,7 +119,7 @@ func (in *interp) commandClass(c commandCall) {
 		// non-blocking forms; XREAD/XREADGROUP block only with BLOCK,
 		// which Redis refuses in a script.
 		if cmd.Name == "XREAD" || cmd.Name == "XREADGROUP" {
-			if found, _ := c.hasArg("BLOCK"); found {
+			if found, _ := c.hasArgFrom(1, "BLOCK"); found {
 				in.reportCall(c, RuleNoScript, "%s with BLOCK cannot run in a script: Redis refuses it with \"%s command is not allowed with BLOCK option from scripts\"", cmd.Name, cmd.Name)
 			}
 			return

@@ -394,6 +394,10 @@ func (in *interp) expr(e ast.Expr) value {
 		in.arithmetic(e.Line(), e.Operator, e.Rhs, r)
 		return value{kind: kNumber, src: l.src | r.src, clamped: l.clamped && r.clamped}
 	case *ast.UnaryMinusOpExpr:
+		if n, ok := e.Expr.(*ast.NumberExpr); ok {
+			// Negative literals such as LRANGE's -1 stay constants.
+			return value{kind: kNumber, key: slot.Literal("-" + n.Value), hasKey: true, clamped: true}
+		}
 		v := in.expr(e.Expr)
 		in.arithmetic(e.Line(), "-", e.Expr, v)
 		return value{kind: kNumber, src: v.src}
@@ -410,7 +414,9 @@ func (in *interp) expr(e ast.Expr) value {
 		case kArgv:
 			return value{kind: kNumber, src: fromArgv}
 		}
-		return value{kind: kNumber, src: v.src}
+		// The length of a reply is bounded by the read that produced it,
+		// which LUA103 judges; it is no new source of work.
+		return value{kind: kNumber, src: v.src &^ fromReply}
 	case *ast.FunctionExpr:
 		return in.functionValue(e)
 	}
@@ -652,16 +658,15 @@ func isNilOrFalse(e ast.Expr) bool {
 	return false
 }
 
-// isConstant: a number literal or a local holding one.
+// isConstant: a number literal. A local initialised from one is not
+// enough: it is usually the loop's counter.
 func (in *interp) isConstant(e ast.Expr) bool {
 	switch e := e.(type) {
 	case *ast.NumberExpr:
 		return true
-	case *ast.IdentExpr:
-		if v := in.scope.lookup(e.Value); v != nil {
-			_, lit := v.val.literalText()
-			return lit && v.val.kind == kNumber
-		}
+	case *ast.UnaryMinusOpExpr:
+		_, ok := e.Expr.(*ast.NumberExpr)
+		return ok
 	}
 	return false
 }

@@ -152,9 +152,14 @@ func (in *interp) boundOf(cond ast.Expr) value {
 	default:
 		return value{}
 	}
-	l, rv := in.expr(r.Lhs), in.expr(r.Rhs)
-	out := value{src: l.src | rv.src, clamped: l.clamped || rv.clamped}
-	return out
+	// The tainted side is the bound; a counter on the other side is not a
+	// clamp.
+	for _, v := range []value{in.expr(r.Lhs), in.expr(r.Rhs)} {
+		if v.src != 0 && !v.clamped {
+			return v
+		}
+	}
+	return value{}
 }
 
 func (in *interp) reportBound(line int, keyword string, bound value) {

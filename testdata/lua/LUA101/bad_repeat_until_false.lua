@@ -1,0 +1,3 @@
+repeat -- want LUA101
+  redis.call('INCR', KEYS[1])
+until false

@@ -1,0 +1,4 @@
+local now = os.time() -- want LUA302
+print('refilling') -- want LUA302
+local json = require('cjson') -- want LUA302
+return now
