@@ -1,0 +1,240 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+// sharedBinary builds slotlint once for all analyzer end-to-end tests.
+func sharedBinary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "slotlint-e2e")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "slotlint")
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			binErr = errors.New("go build: " + err.Error() + "\n" + string(out))
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binPath
+}
+
+// runIn runs a command in a module of testdata with a clean Go environment
+// (module mode, no workspace) and returns its exit code and output.
+func runIn(t *testing.T, dir string, name string, args ...string) (int, string, string) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=", "GO111MODULE=on")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("%s %v: %v", name, args, err)
+	}
+	return code, stdout.String(), stderr.String()
+}
+
+var findingLine = regexp.MustCompile(`^(.+\.go):(\d+):(\d+): (.*)$`)
+
+// findings extracts "path:line:col: message" lines, paths relative to dir.
+func findings(t *testing.T, dir, output string) []string {
+	t.Helper()
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, line := range strings.Split(output, "\n") {
+		m := findingLine.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		file := m[1]
+		if rel, err := filepath.Rel(abs, file); err == nil && !strings.HasPrefix(rel, "..") {
+			file = rel
+		}
+		file = strings.TrimPrefix(filepath.ToSlash(file), "./")
+		out = append(out, file+":"+m[2]+":"+m[3]+": "+m[4])
+	}
+	sort.Strings(out)
+	return out
+}
+
+// e2eWant is what slotlint must report on testdata/e2e, read and checked
+// by hand: each is a real cluster bug of the module's code.
+func e2eWant() []string {
+	want := []string{
+		`app/app.go:17:9: DEL keys "session:" + id and "tokens:" + id share no hash tag (CROSSSLOT risk on a cluster)`,
+		`app/app.go:21:9: MGET keys "count:a" (slot 9931) and "count:b" (slot 5800) are in different slots`,
+		`app/app.go:29:25: key "{stats}:" + id has the constant hash tag {stats}: every key of the family is in slot 7650 (hot shard)`,
+		`app/app.go:35:15: TxPipelined transaction keys "cart:{" + id + "}" and "carts:deleted" (slot 13746) share no hash tag (CROSSSLOT risk on a cluster)`,
+		`cgo/cgo.go:18:2: MGET keys "q:" + strconv.Itoa(n) and "r:" + strconv.Itoa(n) share no hash tag (CROSSSLOT risk on a cluster)`,
+		`generic/generic.go:11:2: MGET keys "a:" + id and "b:" + id share no hash tag (CROSSSLOT risk on a cluster)`,
+		`generic/generic.go:19:16: key "{p}:" + id has the constant hash tag {p}: every key of the family is in slot 16023 (hot shard)`,
+	}
+	if runtime.GOOS == "linux" {
+		want = append(want, `tags/linux.go:12:2: RENAME keys "old" (slot 5439) and "new" (slot 15045) are in different slots`)
+	}
+	sort.Strings(want)
+	return want
+}
+
+// TestEndToEnd runs the binary directly and as go vet's tool over a real
+// module requiring go-redis v9.23.0, and expects the same findings from
+// both: including packages that use generics, cgo and build tags, and none
+// from the package without go-redis or the file excluded by its build tag.
+func TestEndToEnd(t *testing.T) {
+	bin := sharedBinary(t)
+	dir := filepath.Join("..", "..", "testdata", "e2e")
+	want := e2eWant()
+
+	code, stdout, stderr := runIn(t, dir, bin, "./...")
+	if code != 3 {
+		t.Fatalf("slotlint ./...: exit %d, want 3 (findings)\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	direct := findings(t, dir, stdout+stderr)
+	if strings.Join(direct, "\n") != strings.Join(want, "\n") {
+		t.Errorf("slotlint ./... findings:\n%s\nwant:\n%s", strings.Join(direct, "\n"), strings.Join(want, "\n"))
+	}
+
+	code, stdout, stderr = runIn(t, dir, "go", "vet", "-vettool="+bin, "./...")
+	if code == 0 {
+		t.Fatalf("go vet -vettool: exit 0, want failure\n%s%s", stdout, stderr)
+	}
+	vet := findings(t, dir, stdout+stderr)
+	if strings.Join(vet, "\n") != strings.Join(direct, "\n") {
+		t.Errorf("go vet -vettool findings differ from the direct run:\n%s\ndirect:\n%s", strings.Join(vet, "\n"), strings.Join(direct, "\n"))
+	}
+	for _, out := range []string{stdout, stderr} {
+		if strings.Contains(out, "panic") {
+			t.Errorf("output mentions a panic:\n%s", out)
+		}
+	}
+}
+
+// TestEndToEndJSON checks -json: the go/analysis JSON shape, with each
+// diagnostic's category set to its rule ID.
+func TestEndToEndJSON(t *testing.T) {
+	bin := sharedBinary(t)
+	dir := filepath.Join("..", "..", "testdata", "e2e")
+	code, stdout, stderr := runIn(t, dir, bin, "-json", "./app")
+	if code != 0 {
+		t.Fatalf("slotlint -json: exit %d\n%s", code, stderr)
+	}
+	// package path -> analyzer -> diagnostics
+	var tree map[string]map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(stdout), &tree); err != nil {
+		t.Fatalf("-json output is not JSON: %v\n%s", err, stdout)
+	}
+	type diag struct {
+		Posn     string `json:"posn"`
+		Message  string `json:"message"`
+		Category string `json:"category"`
+	}
+	got := map[string]bool{}
+	for _, byAnalyzer := range tree {
+		for name, raw := range byAnalyzer {
+			var ds []diag
+			if err := json.Unmarshal(raw, &ds); err != nil {
+				t.Fatalf("analyzer %s: %v: %s", name, err, raw)
+			}
+			for _, d := range ds {
+				got[name+"/"+d.Category] = true
+			}
+		}
+	}
+	for _, want := range []string{"crossslot/SL1001", "crossslot/SL1002", "txslot/SL1003", "hashtag/SL1101"} {
+		if !got[want] {
+			t.Errorf("no %s diagnostic in -json output; got %v", want, got)
+		}
+	}
+}
+
+// TestEndToEndTypeErrors: a package that does not type-check yields the
+// compiler's errors and a failure status, not a crash.
+func TestEndToEndTypeErrors(t *testing.T) {
+	bin := sharedBinary(t)
+	dir := filepath.Join("..", "..", "testdata", "e2e-broken")
+	for _, args := range [][]string{{bin, "./..."}, {"go", "vet", "-vettool=" + bin, "./..."}} {
+		code, stdout, stderr := runIn(t, dir, args[0], args[1:]...)
+		out := stdout + stderr
+		if code == 0 || strings.Contains(out, "panic") || strings.Contains(out, "goroutine ") {
+			t.Errorf("%v: exit %d, want a plain failure\n%s", args, code, out)
+		}
+		if !strings.Contains(out, "undefined: undefinedName") {
+			t.Errorf("%v: the type error is not reported:\n%s", args, out)
+		}
+	}
+}
+
+// TestEndToEndFix applies the suggested fix with -fix to a copy of a
+// module and checks the keys now share a tag and the finding is gone.
+func TestEndToEndFix(t *testing.T) {
+	bin := sharedBinary(t)
+	dir := t.TempDir()
+	src := filepath.Join("..", "..", "testdata", "e2e")
+	for _, f := range []string{"go.mod", "go.sum"} {
+		b, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code := `package fixme
+
+import (
+	"context"
+
+	"github.com/redis/go-redis/v9"
+)
+
+func Load(ctx context.Context, rdb *redis.Client, id string) {
+	rdb.MGet(ctx, "user:"+id+":name", "user:"+id+":email")
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "fixme.go"), []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if c, _, stderr := runIn(t, dir, bin, "-fix", "."); c != 0 && c != 3 {
+		t.Fatalf("slotlint -fix: exit %d\n%s", c, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "fixme.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `rdb.MGet(ctx, "user:{"+id+"}:name", "user:{"+id+"}:email")`) {
+		t.Fatalf("fix not applied:\n%s", b)
+	}
+	if c, stdout, stderr := runIn(t, dir, bin, "."); c != 0 {
+		t.Errorf("after -fix: exit %d\n%s%s", c, stdout, stderr)
+	}
+}
