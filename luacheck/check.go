@@ -26,9 +26,10 @@ const (
 type Options struct {
 	// Filename is used in positions.
 	Filename string
-	// NumKeys is the number of keys the script is called with; negative
-	// means unknown (use UnknownKeys). Only LUA203 depends on it.
-	NumKeys int
+	// NumKeys is the number of keys the script is called with, when
+	// KeysKnown. Only LUA203 depends on it.
+	NumKeys   int
+	KeysKnown bool
 	// Function checks a Redis 7 Functions library (FUNCTION LOAD): it must
 	// start with "#!lua name=...", KEYS and ARGV are the callbacks'
 	// parameters, and there are no KEYS/ARGV globals.
@@ -39,9 +40,6 @@ type Options struct {
 	MaxBytes int
 	MaxDepth int
 }
-
-// UnknownKeys is the NumKeys value for "not known".
-const UnknownKeys = -1
 
 // Position is a place in a script. Line and Column are 1-based; Column is 0
 // when it could not be recovered.
@@ -179,6 +177,13 @@ func (c *checker) pos(line int) Position {
 // function analysed once per call site reports its body's problems once).
 func (c *checker) report(f Finding) {
 	f.Pos.File = c.opts.Filename
+	if c.src != nil {
+		// The scanner counts a lone '\r' as a line break; keep positions
+		// inside the file as editors count lines.
+		if last := lastLine(c.src); f.Pos.Line > last {
+			f.Pos.Line, f.Pos.Column = last, 1
+		}
+	}
 	id := fmt.Sprintf("%d:%d:%s:%s", f.Pos.Line, f.Pos.Column, f.Rule, f.Message)
 	if c.seen[id] {
 		return

@@ -296,21 +296,20 @@ func (in *interp) judgeKey(c commandCall, v value) {
 	}
 	f.Key, f.HasKey = v.key, true
 	shown := v.key.Format(" .. ")
-	var keysHole, argvHole, dataHole, otherHole bool
+	var keysHole, argvHole, dataHole bool
 	keysIndex := 0
+	base := "KEYS[i]"
 	for _, h := range v.key.Holes() {
 		switch holeOrigin(h.ID) {
 		case "KEYS":
-			keysHole = true
-			if keysIndex == 0 {
-				keysIndex = keysIndexOf(h.ID)
+			if !keysHole {
+				keysIndex, base = keysIndexOf(h.ID), h.Label
 			}
+			keysHole = true
 		case "ARGV":
 			argvHole = true
 		case "reply", "data":
 			dataHole = true
-		default:
-			otherHole = true
 		}
 	}
 	parts := v.key.Parts()
@@ -318,10 +317,6 @@ func (in *interp) judgeKey(c commandCall, v value) {
 	case len(parts) == 1 && parts[0].Hole != nil && keysHole:
 		return // KEYS[i] itself
 	case keysHole:
-		base := "KEYS[i]"
-		if keysIndex > 0 {
-			base = sprintf("KEYS[%d]", keysIndex)
-		}
 		f.Rule, f.KeysIndex = RuleDerivedKey, keysIndex
 		f.Message = sprintf("%s key %s is derived from %s, not passed in KEYS: it shares %s's slot only if %s carries a hash tag", c.cmd.Name, shown, base, base, base)
 	case !v.key.HasHoles():
@@ -335,8 +330,7 @@ func (in *interp) judgeKey(c commandCall, v value) {
 		f.Rule = RuleUndeclaredKey
 		f.Message = sprintf("%s key %s is read from stored data, not passed in KEYS: on a cluster it may live in another slot%s", c.cmd.Name, shown, crossNote)
 	default:
-		_ = otherHole
-		return
+		return // only holes of unknown origin
 	}
 	in.c.report(f)
 }
@@ -360,7 +354,7 @@ func keysIndexOf(id string) int {
 // checkKeysIndex is LUA203: KEYS[n] beyond the number of keys passed.
 func (in *interp) checkKeysIndex(n, line int) {
 	nk := in.c.opts.NumKeys
-	if nk < 0 || n <= nk {
+	if !in.c.opts.KeysKnown || n <= nk {
 		return
 	}
 	in.c.report(Finding{

@@ -37,7 +37,7 @@ func loadCases(t testing.TB) []luaCase {
 		if err != nil {
 			return err
 		}
-		c := luaCase{path: path, src: src, opts: Options{Filename: path, NumKeys: UnknownKeys}, want: map[int][]string{}}
+		c := luaCase{path: path, src: src, opts: Options{Filename: path}, want: map[int][]string{}}
 		for i, line := range strings.Split(string(src), "\n") {
 			if m := wantRe.FindStringSubmatch(line); m != nil {
 				// "-- want@N" puts the expectation on line N, for lines
@@ -58,7 +58,7 @@ func loadCases(t testing.TB) []luaCase {
 						if err != nil {
 							t.Fatalf("%s: bad %q", path, opt)
 						}
-						c.opts.NumKeys = n
+						c.opts.NumKeys, c.opts.KeysKnown = n, true
 					case opt == "function":
 						c.opts.Function = true
 					case opt == "readonly":

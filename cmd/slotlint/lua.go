@@ -27,7 +27,7 @@ func runLua(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("lua", flag.ContinueOnError)
 	fset.SetOutput(stderr)
 	asJSON := fset.Bool("json", false, "print one JSON array of {posn, category, message}")
-	keys := fset.Int("keys", luacheck.UnknownKeys, "number of keys the scripts are called with (-1: unknown)")
+	keys := fset.Int("keys", -1, "number of keys the scripts are called with (-1: unknown)")
 	keysFromName := fset.Bool("keys-from-name", false, `take the number of keys from a "name-N.lua" file name (job-queue convention)`)
 	function := fset.Bool("function", false, "check the files as Redis 7 Functions libraries (default: files starting with \"#!lua name=\")")
 	readOnly := fset.Bool("readonly", false, "the scripts run with EVAL_RO/FCALL_RO")
@@ -52,7 +52,7 @@ func runLua(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fset.Usage()
 		return 2
 	}
-	if *keys < luacheck.UnknownKeys {
+	if *keys < -1 {
 		fmt.Fprintln(stderr, "slotlint lua: -keys must be -1 (unknown) or at least 0")
 		return 2
 	}
@@ -72,14 +72,15 @@ func runLua(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			continue
 		}
 		opts := luacheck.Options{
-			Filename: file,
-			NumKeys:  *keys,
-			Function: *function || luacheck.IsLibrary(src),
-			ReadOnly: *readOnly,
+			Filename:  file,
+			NumKeys:   *keys,
+			KeysKnown: *keys >= 0,
+			Function:  *function || luacheck.IsLibrary(src),
+			ReadOnly:  *readOnly,
 		}
 		if *keysFromName {
 			if n, ok := luacheck.KeysFromFilename(file); ok {
-				opts.NumKeys = n
+				opts.NumKeys, opts.KeysKnown = n, true
 			}
 		}
 		findings = append(findings, luacheck.Check(src, opts)...)

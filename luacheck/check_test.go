@@ -1,0 +1,239 @@
+package luacheck
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/slotlint/slotlint/slot"
+)
+
+func rules(fs []Finding) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, f.Rule)
+	}
+	return out
+}
+
+func only(t *testing.T, fs []Finding, rule string) Finding {
+	t.Helper()
+	if len(fs) != 1 || fs[0].Rule != rule {
+		t.Fatalf("got %v, want one %s", fs, rule)
+	}
+	return fs[0]
+}
+
+// TestDeepInput feeds nesting a million levels deep in every form the
+// parser or the walker could recurse on: brackets, blocks, unary chains
+// and right-associative operator chains. Each must give one finding fast.
+func TestDeepInput(t *testing.T) {
+	const n = 1_000_000
+	cases := map[string]string{
+		"parens":    "return " + strings.Repeat("(", n) + "1" + strings.Repeat(")", n),
+		"tables":    "return " + strings.Repeat("{", n) + strings.Repeat("}", n),
+		"blocks":    strings.Repeat("do ", n) + strings.Repeat("end ", n),
+		"functions": strings.Repeat("local f = function() ", n) + strings.Repeat("end ", n),
+		"loops":     strings.Repeat("while x do ", n) + strings.Repeat("end ", n),
+		"calls":     "return " + strings.Repeat("f(", n) + strings.Repeat(")", n),
+		"not":       "return " + strings.Repeat("not ", n) + "x",
+		"minus":     "return " + strings.Repeat("- ", n) + "1",
+		"concat":    "return " + strings.Repeat("ARGV[1] .. ", n/10) + "'x'",
+		"power":     "return " + strings.Repeat("2 ^ ", n/10) + "2",
+	}
+	for name, src := range cases {
+		t.Run(name, func(t *testing.T) {
+			start := time.Now()
+			f := only(t, Check([]byte(src), Options{MaxBytes: 64 << 20}), RuleSyntax)
+			if !strings.Contains(f.Message, "nesting deeper than 200") {
+				t.Errorf("message %q does not name the limit", f.Message)
+			}
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("took %v", d)
+			}
+		})
+	}
+}
+
+func TestDepthWithinLimitIsChecked(t *testing.T) {
+	src := "return " + strings.Repeat("(", 150) + "redis.call('GET', 'lit')" + strings.Repeat(")", 150)
+	only(t, Check([]byte(src), Options{}), RuleUndeclaredKey)
+}
+
+func TestSizeLimit(t *testing.T) {
+	src := []byte("return 1 -- " + strings.Repeat("x", 100))
+	f := only(t, Check(src, Options{MaxBytes: 50}), RuleSyntax)
+	if !strings.Contains(f.Message, "over the limit of 50") {
+		t.Errorf("message %q", f.Message)
+	}
+	if fs := Check(src, Options{}); len(fs) != 0 {
+		t.Errorf("default limit: %v", fs)
+	}
+}
+
+// TestBOMAndShebangKeepLines: findings after a BOM and a shebang keep
+// their line numbers, and the flags are read.
+func TestBOMAndShebangKeepLines(t *testing.T) {
+	src := "\xEF\xBB\xBF#!lua flags=no-writes,allow-oom\r\n\nredis.call('SET', KEYS[1], 'x')\n"
+	res := Analyze([]byte(src), Options{})
+	f := only(t, res.Findings, RuleWriteInReadOnly)
+	if f.Pos.Line != 3 || f.Pos.Column != 12 {
+		t.Errorf("position %v, want line 3 column 12", f.Pos)
+	}
+	if strings.Join(res.Flags, ",") != "no-writes,allow-oom" {
+		t.Errorf("flags %v", res.Flags)
+	}
+}
+
+func TestShebangErrors(t *testing.T) {
+	for src, want := range map[string]string{
+		"#!lua flags=no-writes,bogus\nreturn 1": `unexpected flag "bogus"`,
+		"#!lua name=lib\nreturn 1":              `unknown option "name=lib"`,
+		"#!python\nreturn 1":                    `unknown script engine "python"`,
+	} {
+		f := only(t, Check([]byte(src), Options{}), RuleSyntax)
+		if !strings.Contains(f.Message, want) {
+			t.Errorf("%q: message %q, want %q", src, f.Message, want)
+		}
+	}
+	f := only(t, Check([]byte("redis.register_function('f', function() return 1 end)"), Options{Function: true}), RuleSyntax)
+	if !strings.Contains(f.Message, "#!lua name=") {
+		t.Errorf("library without name: %q", f.Message)
+	}
+}
+
+func TestSyntaxErrorPosition(t *testing.T) {
+	f := only(t, Check([]byte("local x = 1\nlocal y = = 2\n"), Options{}), RuleSyntax)
+	if f.Pos.Line != 2 || f.Pos.Column != 11 {
+		t.Errorf("position %v, want 2:11", f.Pos)
+	}
+}
+
+// TestResultForCallers checks what a Go-side caller relies on: keys as
+// slot.Key values with bindable KEYS/ARGV holes, the highest KEYS index,
+// registered functions.
+func TestResultForCallers(t *testing.T) {
+	src := `
+local rcall = redis.call
+local lock = KEYS[1] .. ':lock'
+rcall('SET', lock, ARGV[1], 'NX')
+rcall('HSET', KEYS[3], 'owner', ARGV[1])
+rcall('INCR', 'jobs:' .. ARGV[2])
+`
+	res := Analyze([]byte(src), Options{})
+	if res.MaxKeysIndex != 3 || res.DynamicKeys || !res.Checked {
+		t.Errorf("MaxKeysIndex %d DynamicKeys %v Checked %v", res.MaxKeysIndex, res.DynamicKeys, res.Checked)
+	}
+	if len(res.Keys) != 3 {
+		t.Fatalf("keys %v", res.Keys)
+	}
+	if got := res.Keys[0].Key.Format(" .. "); got != `KEYS[1] .. ":lock"` {
+		t.Errorf("first key %s", got)
+	}
+	var derived Finding
+	for _, f := range res.Findings {
+		if f.Rule == RuleDerivedKey {
+			derived = f
+		}
+	}
+	if !derived.HasKey || derived.KeysIndex != 1 || derived.Command != "SET" {
+		t.Fatalf("LUA202 finding %+v", derived)
+	}
+	// Bound to a tagged Go key, the derived key provably shares its slot;
+	// bound to an untagged one, it does not.
+	bind := func(k string) func(slot.Hole) (slot.Key, bool) {
+		return func(h slot.Hole) (slot.Key, bool) {
+			if h.ID == "KEYS[1]" {
+				return slot.Literal(k), true
+			}
+			return slot.Key{}, false
+		}
+	}
+	for key, want := range map[string]slot.RelationKind{"{user:1}": slot.SameSlot, "user:1": slot.DifferentSlots} {
+		got := slot.Relate(derived.Key.Substitute(bind(key)), slot.Literal(key), slot.Options{}).Kind
+		if got != want {
+			t.Errorf("KEYS[1]=%q: %v, want %v", key, got, want)
+		}
+	}
+	if res2 := Analyze([]byte(src), Options{}); res2.Hash != res.Hash {
+		t.Error("hash differs for the same script")
+	}
+}
+
+func TestDynamicKeys(t *testing.T) {
+	for _, src := range []string{
+		"return redis.call('DEL', unpack(KEYS))",
+		"local i = tonumber(ARGV[1]) return redis.call('GET', KEYS[i])",
+		"return #KEYS",
+	} {
+		res := Analyze([]byte(src), Options{})
+		if !res.DynamicKeys {
+			t.Errorf("%q: DynamicKeys false", src)
+		}
+	}
+}
+
+func TestFunctionsLibrary(t *testing.T) {
+	src := `#!lua name=queue
+local function push(keys, args)
+  redis.call('LPUSH', keys[1], args[1])
+  return redis.call('INCR', keys[1] .. ':count')
+end
+redis.register_function('queue_push', push)
+redis.register_function{function_name = 'queue_len', callback = function(keys) return redis.call('LLEN', KEYS[1]) end, flags = {'no-writes'}}
+`
+	res := Analyze([]byte(src), Options{Function: true})
+	if len(res.Functions) != 2 || res.Functions[0].Name != "queue_push" || res.Functions[1].Name != "queue_len" ||
+		strings.Join(res.Functions[1].Flags, ",") != "no-writes" {
+		t.Errorf("functions %+v", res.Functions)
+	}
+	got := strings.Join(rules(res.Findings), " ")
+	if got != "LUA202 LUA302" {
+		t.Errorf("findings %v", res.Findings)
+	}
+	if res.Findings[0].Function != "queue_push" || !strings.Contains(res.Findings[0].Message, `keys[1] .. ":count"`) {
+		t.Errorf("LUA202 %+v", res.Findings[0])
+	}
+}
+
+func TestKeysFromFilename(t *testing.T) {
+	for name, want := range map[string]int{"moveToActive-11.lua": 11, "dir/addJob-9.lua": 9, "a-b-0.lua": 0} {
+		if n, ok := KeysFromFilename(name); !ok || n != want {
+			t.Errorf("%s: %d %v", name, n, ok)
+		}
+	}
+	for _, name := range []string{"release.lua", "x-.lua", "-3.lua", "a-3.txt", "a-1234567.lua"} {
+		if _, ok := KeysFromFilename(name); ok {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+func TestNumKeysFromOptions(t *testing.T) {
+	src := []byte("return redis.call('GET', KEYS[2])")
+	if fs := Check(src, Options{}); len(fs) != 0 {
+		t.Errorf("unknown key count: %v", fs)
+	}
+	f := only(t, Check(src, Options{NumKeys: 1, KeysKnown: true}), RuleKeysIndex)
+	if f.KeysIndex != 2 {
+		t.Errorf("KeysIndex %d", f.KeysIndex)
+	}
+}
+
+// TestBudget: helpers calling each other many times must not blow up the
+// analysis (each call is analysed with its arguments bound).
+func TestBudget(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("local function f0(k) return redis.call('GET', k) end\n")
+	for i := 1; i < 30; i++ {
+		b.WriteString("local function f" + itoa(i) + "(k) f" + itoa(i-1) + "(k) f" + itoa(i-1) + "(k) return f" + itoa(i-1) + "(k) end\n")
+	}
+	b.WriteString("return f29('literal')\n")
+	start := time.Now()
+	Check([]byte(b.String()), Options{})
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("took %v", d)
+	}
+}
+
+func itoa(i int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + string(rune('0'+i/10)) + string(rune('0'+i%10))) }
