@@ -236,4 +236,6 @@ func TestBudget(t *testing.T) {
 	}
 }
 
-func itoa(i int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + string(rune('0'+i/10)) + string(rune('0'+i%10))) }
+func itoa(i int) string {
+	return strings.TrimSpace(strings.Repeat(" ", 0) + string(rune('0'+i/10)) + string(rune('0'+i%10)))
+}
