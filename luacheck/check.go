@@ -169,10 +169,6 @@ type scriptFlags struct {
 	noWrites, allowCrossSlot, noCluster bool
 }
 
-func (c *checker) pos(line int) Position {
-	return Position{File: c.opts.Filename, Line: line}
-}
-
 // report adds a finding unless an identical one is already there (a local
 // function analysed once per call site reports its body's problems once).
 func (c *checker) report(f Finding) {

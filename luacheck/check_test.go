@@ -1,6 +1,7 @@
 package luacheck
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -236,6 +237,4 @@ func TestBudget(t *testing.T) {
 	}
 }
 
-func itoa(i int) string {
-	return strings.TrimSpace(strings.Repeat(" ", 0) + string(rune('0'+i/10)) + string(rune('0'+i%10)))
-}
+func itoa(i int) string { return strconv.Itoa(i) }
