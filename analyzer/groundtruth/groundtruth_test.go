@@ -1,0 +1,202 @@
+package groundtruth
+
+import (
+	"context"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"sort"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/slotlint/slotlint/analyzer"
+	"github.com/slotlint/slotlint/internal/redistest"
+)
+
+const casesFile = "cases_test.go"
+
+// slotRules are the rules whose findings the cluster can confirm.
+var slotRules = map[string]bool{"SL1001": true, "SL1002": true, "SL1003": true, "SL1004": true}
+
+// labels reads each case's label from the first line of its comment.
+func labels(t *testing.T, files []*ast.File, fset *token.FileSet) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, f := range files {
+		if !strings.HasSuffix(fset.File(f.Pos()).Name(), casesFile) {
+			continue
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || cases[fd.Name.Name] == nil {
+				continue
+			}
+			if fd.Doc == nil {
+				t.Fatalf("case %s has no label comment", fd.Name.Name)
+			}
+			out[fd.Name.Name] = strings.Fields(fd.Doc.Text())[0]
+		}
+	}
+	for name := range cases {
+		if out[name] == "" {
+			t.Fatalf("case %s not found in %s", name, casesFile)
+		}
+	}
+	return out
+}
+
+// analyze runs the whole suite over this package's test variant and returns
+// the slot rules reported inside each case function, with the labels.
+func analyze(t *testing.T) (reported map[string][]string, label map[string]string) {
+	t.Helper()
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Tests: true, Dir: "."}
+	pkgs, err := packages.Load(cfg, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var test *packages.Package
+	for _, p := range pkgs {
+		if strings.HasSuffix(p.ID, ".test]") && len(p.Errors) == 0 {
+			test = p
+		}
+	}
+	if test == nil {
+		t.Fatalf("no test variant among %d packages", len(pkgs))
+	}
+	g, err := checker.Analyze(analyzer.Analyzers(), []*packages.Package{test}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	label = labels(t, test.Syntax, test.Fset)
+	funcs := map[string][2]token.Pos{}
+	for _, f := range test.Syntax {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && cases[fd.Name.Name] != nil {
+				funcs[fd.Name.Name] = [2]token.Pos{fd.Pos(), fd.End()}
+			}
+		}
+	}
+	reported = map[string][]string{}
+	for act := range g.All() {
+		if !act.IsRoot {
+			continue
+		}
+		if act.Err != nil {
+			t.Fatalf("%s: %v", act, act.Err)
+		}
+		for _, d := range act.Diagnostics {
+			if !slotRules[d.Category] {
+				continue
+			}
+			for name, r := range funcs {
+				if r[0] <= d.Pos && d.Pos < r[1] {
+					reported[name] = append(reported[name], d.Category)
+				}
+			}
+		}
+	}
+	return reported, label
+}
+
+// TestAnalyzerMatchesLabels: the analyzers report exactly each case's label.
+func TestAnalyzerMatchesLabels(t *testing.T) {
+	reported, label := analyze(t)
+	for _, name := range sortedCases() {
+		want := label[name]
+		got := reported[name]
+		switch {
+		case want == "clean" && len(got) > 0:
+			t.Errorf("%s is labelled clean but the analyzer reports %v", name, got)
+		case want != "clean" && (len(got) != 1 || got[0] != want):
+			t.Errorf("%s is labelled %s but the analyzer reports %v", name, want, got)
+		}
+	}
+}
+
+func sortedCases() []string {
+	var names []string
+	for name := range cases {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// isCrossSlot recognises Redis's CROSSSLOT error and go-redis's own
+// refusal of a cluster WATCH over several slots.
+func isCrossSlot(err error) bool {
+	return err != nil && (strings.Contains(err.Error(), "CROSSSLOT") ||
+		strings.Contains(err.Error(), "Watch requires all keys to be in the same slot"))
+}
+
+// TestClusterMatchesLabels executes every case against the harness cluster,
+// through a plain client of one master (commands arrive unrouted, as at a
+// managed endpoint) and through the cluster client, for 200 inputs: inside
+// MULTI a node answers MOVED for a key of another node before it can see the
+// transaction spans slots, so only inputs whose keys all live on that node
+// show CROSSSLOT there. A case labelled with a slot rule must fail with a
+// cross-slot error on some input; a clean case must never
+// fail with CROSSSLOT, and must succeed outright through the cluster client.
+func TestClusterMatchesLabels(t *testing.T) {
+	node := redistest.ClusterNode(t)
+	cluster := redistest.Cluster(t)
+	_, label := analyzeLabelsOnly(t)
+	prefix := redistest.Prefix(t)
+	ctx := context.Background()
+	var inputs []string
+	for i := range 200 {
+		inputs = append(inputs, fmt.Sprintf("%s%d", prefix, i))
+	}
+	for _, name := range sortedCases() {
+		fn, want := cases[name], label[name]
+		t.Run(name, func(t *testing.T) {
+			nodeCross, clusterCross := 0, 0
+			for _, id := range inputs {
+				nerr := fn(ctx, node, id)
+				cerr := fn(ctx, cluster, id)
+				if isCrossSlot(nerr) {
+					nodeCross++
+				}
+				if isCrossSlot(cerr) {
+					clusterCross++
+				}
+				if want == "clean" {
+					if isCrossSlot(nerr) || isCrossSlot(cerr) {
+						t.Fatalf("clean case failed with a cross-slot error for id %q: node: %v; cluster client: %v", id, nerr, cerr)
+					}
+					if cerr != nil {
+						t.Fatalf("clean case failed through the cluster client for id %q: %v", id, cerr)
+					}
+				}
+			}
+			if want != "clean" {
+				if nodeCross+clusterCross == 0 {
+					t.Fatalf("labelled %s, but no input of %d failed with a cross-slot error", want, len(inputs))
+				}
+				t.Logf("%s: CROSSSLOT for %d/%d inputs on a node, %d/%d through the cluster client",
+					want, nodeCross, len(inputs), clusterCross, len(inputs))
+			}
+		})
+	}
+}
+
+// analyzeLabelsOnly reads the labels without running the analyzers.
+func analyzeLabelsOnly(t *testing.T) (map[string][]string, map[string]string) {
+	t.Helper()
+	fset := token.NewFileSet()
+	cfg := &packages.Config{Mode: packages.NeedSyntax | packages.NeedFiles | packages.NeedName, Tests: true, Dir: ".", Fset: fset}
+	pkgs, err := packages.Load(cfg, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pkgs {
+		if strings.HasSuffix(p.ID, ".test]") {
+			return nil, labels(t, p.Syntax, fset)
+		}
+	}
+	t.Fatal("no test variant")
+	return nil, nil
+}
