@@ -121,7 +121,7 @@ func zinterStoreTagged(ctx context.Context, c redis.UniversalClient, id string) 
 	return c.ZInterStore(ctx, "gt:zo:{"+id+"}", &redis.ZStore{Keys: []string{"gt:z1:{" + id + "}", "gt:z2:{" + id + "}"}}).Err()
 }
 
-func profileKey(id string) string { return "gt:profile:" + id }
+func profileKey(id string) string  { return "gt:profile:" + id }
 func settingsKey(id string) string { return "gt:settings:" + id }
 func profileTag(id string) string  { return "gt:profile:{" + id + "}" }
 func settingsTag(id string) string { return "gt:settings:{" + id + "}" }
