@@ -1,0 +1,59 @@
+package config_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/slotlint/slotlint/analyzer/config"
+	"github.com/slotlint/slotlint/analyzer/crossslot"
+)
+
+// withFlags sets the settings through the analyzer's own flags, as the CLI
+// and go vet do, and restores them afterwards.
+func withFlags(t *testing.T, args ...string) {
+	t.Helper()
+	saved := config.Current
+	t.Cleanup(func() { config.Current = saved })
+	config.Current = config.Settings{}
+	if err := config.Analyzer.Flags.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestStrict(t *testing.T) {
+	withFlags(t, "-strict")
+	analysistest.Run(t, filepath.Join("..", "testdata"), crossslot.Analyzer, "./strict")
+}
+
+func TestBraces(t *testing.T) {
+	withFlags(t, "-braces")
+	analysistest.Run(t, filepath.Join("..", "testdata"), crossslot.Analyzer, "./braces")
+}
+
+func TestDisable(t *testing.T) {
+	withFlags(t, "-disable=sl1002")
+	analysistest.Run(t, filepath.Join("..", "testdata"), crossslot.Analyzer, "./disabled")
+}
+
+func TestSettings(t *testing.T) {
+	c, err := config.New(config.Settings{Enable: []string{"SL1001"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Enabled("SL1001") || c.Enabled("SL1002") {
+		t.Errorf("-enable=SL1001: SL1001 %v, SL1002 %v", c.Enabled("SL1001"), c.Enabled("SL1002"))
+	}
+	if c, _ := config.New(config.Settings{}); c.Enabled("SL1005") {
+		t.Error("SL1005 is on without -strict")
+	}
+	if c, _ := config.New(config.Settings{Strict: true, Disable: []string{"SL1005"}}); c.Enabled("SL1005") {
+		t.Error("SL1005 is on although disabled")
+	}
+	_, err = config.New(config.Settings{Disable: []string{"SL9999"}})
+	if err == nil || !strings.Contains(err.Error(), `unknown rule "SL9999"`) {
+		t.Errorf("unknown rule: err = %v", err)
+	}
+}

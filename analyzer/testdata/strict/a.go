@@ -1,0 +1,19 @@
+package strict
+
+import (
+	"context"
+
+	"github.com/redis/go-redis/v9"
+)
+
+var ctx = context.Background()
+
+func load(rdb *redis.Client, keys []string, id string) {
+	rdb.MGet(ctx, keys...)                                       // want `MGET keys cannot be resolved statically \(no key could be followed\), so their slots are unchecked`
+	rdb.Del(ctx, append([]string{"a:{" + id + "}"}, keys...)...) // want `DEL keys cannot be resolved statically \(only "a:\{" \+ id \+ "\}" known\)`
+	rdb.MGet(ctx, "a:{"+id+"}", "b:{"+id+"}")                    // resolved: fine
+	incr.Run(ctx, rdb, keys)                                     // want `EVALSHA keys cannot be resolved statically`
+	rdb.Get(ctx, keys[0])                                        // one key: nothing to relate
+}
+
+var incr = redis.NewScript(`return 1`)
