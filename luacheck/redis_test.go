@@ -1,0 +1,441 @@
+package luacheck
+
+// These tests run the rule cases of testdata/lua against real Redis 7.0
+// servers (scripts/redis-test-env): what each rule claims about Redis is
+// checked against what Redis does, on a standalone server and on a
+// 3-master cluster.
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/slotlint/slotlint/internal/redistest"
+)
+
+func caseSource(t *testing.T, path string) string {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(caseDir, path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(src)
+}
+
+// findingsOf checks the case first, so each Redis test is tied to what the
+// checker says about the same file.
+func findingsOf(t *testing.T, path string, opts Options) []string {
+	t.Helper()
+	opts.Filename = path
+	return rules(Check([]byte(caseSource(t, path)), opts))
+}
+
+type server struct {
+	name    string
+	c       redis.UniversalClient
+	cluster bool
+}
+
+func servers(t *testing.T) []server {
+	return []server{
+		{"standalone", redistest.Standalone(t), false},
+		{"cluster", redistest.Cluster(t), true},
+	}
+}
+
+func evalErr(ctx context.Context, c redis.UniversalClient, src string, keys []string, args ...any) (any, error) {
+	v, err := c.Eval(ctx, src, keys, args...).Result()
+	if errors.Is(err, redis.Nil) {
+		err = nil
+	}
+	return v, err
+}
+
+// crossSlotError is how Redis 7.0 refuses a script key another node
+// serves (no shebang) or another slot (shebang scripts).
+func crossSlotError(err error) bool {
+	return err != nil && (strings.Contains(err.Error(), "Script attempted to access a non local key in a cluster node") ||
+		strings.Contains(err.Error(), "do not hash to the same slot"))
+}
+
+// undeclaredRun runs src with keys(i) for several i: on the standalone
+// server every run must succeed; on the cluster some run must fail with
+// the cross-slot error, which is what LUA201/LUA202 warn about.
+func undeclaredRun(t *testing.T, src string, keys func(i int) []string, args func(i int) []any) {
+	ctx := context.Background()
+	for _, s := range servers(t) {
+		failed := 0
+		for i := range 24 {
+			_, err := evalErr(ctx, s.c, src, keys(i), args(i)...)
+			switch {
+			case err == nil:
+			case s.cluster && crossSlotError(err):
+				failed++
+			default:
+				t.Fatalf("%s run %d: %v", s.name, i, err)
+			}
+		}
+		if s.cluster && failed == 0 {
+			t.Errorf("cluster: no run failed with a cross-slot error")
+		}
+		t.Logf("%s: %d of 24 runs refused", s.name, failed)
+	}
+}
+
+func cleanup(t *testing.T, keys ...string) {
+	t.Cleanup(func() {
+		ctx := context.Background()
+		for _, s := range servers(t) {
+			for _, k := range keys {
+				s.c.Del(ctx, k)
+			}
+		}
+	})
+}
+
+func TestRedisUndeclaredKeys(t *testing.T) {
+	p := redistest.Prefix(t)
+	t.Run("literal", func(t *testing.T) {
+		if got := findingsOf(t, "LUA201/bad_literal.lua", Options{}); strings.Join(got, " ") != "LUA201" {
+			t.Fatalf("checker: %v", got)
+		}
+		cleanup(t, "ratelimit:total")
+		undeclaredRun(t, caseSource(t, "LUA201/bad_literal.lua"),
+			func(i int) []string { return []string{p + "rl:" + strconv.Itoa(i)} },
+			func(int) []any { return []any{60} })
+	})
+	t.Run("helper literal", func(t *testing.T) {
+		cleanup(t, "metrics:hits")
+		undeclaredRun(t, caseSource(t, "LUA201/bad_helper_literal.lua"),
+			func(i int) []string { return []string{p + "hits:" + strconv.Itoa(i)} },
+			func(int) []any { return nil })
+	})
+	t.Run("argv", func(t *testing.T) {
+		var made []string
+		for i := range 24 {
+			made = append(made, "bull:jobs:"+p+strconv.Itoa(i))
+		}
+		cleanup(t, made...)
+		undeclaredRun(t, caseSource(t, "LUA201/bad_argv_key.lua"),
+			func(i int) []string { return []string{p + "wait:" + strconv.Itoa(i)} },
+			func(i int) []any { return []any{p + strconv.Itoa(i), "{}"} })
+	})
+	t.Run("reply", func(t *testing.T) {
+		ctx := context.Background()
+		for _, s := range servers(t) {
+			for i := range 24 {
+				s.c.Set(ctx, p+"ptr:"+strconv.Itoa(i), p+"target:"+strconv.Itoa(i), time.Minute)
+			}
+		}
+		undeclaredRun(t, caseSource(t, "LUA201/bad_reply_key.lua"),
+			func(i int) []string { return []string{p + "ptr:" + strconv.Itoa(i)} },
+			func(int) []any { return nil })
+	})
+	t.Run("derived untagged and tagged", func(t *testing.T) {
+		for _, file := range []string{"LUA202/bad_suffix.lua", "LUA202/bad_format_and_helper.lua"} {
+			src := caseSource(t, file)
+			undeclaredRun(t, src,
+				func(i int) []string { return []string{p + "user:" + strconv.Itoa(i)} },
+				func(int) []any { return []any{"owner", 5000} })
+			// With a hash tag in KEYS[1] the derived keys share its slot:
+			// every run succeeds on the cluster too.
+			ctx := context.Background()
+			c := redistest.Cluster(t)
+			for i := range 24 {
+				if _, err := evalErr(ctx, c, src, []string{"{" + p + "user:" + strconv.Itoa(i) + "}"}, "owner", 5000); err != nil {
+					t.Errorf("%s with tagged KEYS[1]: %v", file, err)
+				}
+			}
+		}
+	})
+	t.Run("no-cluster flag", func(t *testing.T) {
+		if got := findingsOf(t, "LUA201/good_no_cluster.lua", Options{}); len(got) != 0 {
+			t.Fatalf("checker: %v", got)
+		}
+		cleanup(t, "stats:standalone")
+		ctx := context.Background()
+		if _, err := evalErr(ctx, redistest.Standalone(t), caseSource(t, "LUA201/good_no_cluster.lua"), nil); err != nil {
+			t.Errorf("standalone: %v", err)
+		}
+		_, err := evalErr(ctx, redistest.Cluster(t), caseSource(t, "LUA201/good_no_cluster.lua"), nil)
+		if err == nil || !strings.Contains(err.Error(), "Can not run script on cluster, 'no-cluster' flag is set") {
+			t.Errorf("cluster: %v", err)
+		}
+	})
+}
+
+// TestRedisScriptErrors: scripts the checker reports fail in Redis with
+// the error its message quotes.
+func TestRedisScriptErrors(t *testing.T) {
+	p := redistest.Prefix(t)
+	cases := []struct {
+		file    string
+		opts    Options
+		numKeys int
+		want    string
+	}{
+		{"LUA203/bad_third_key.lua", Options{NumKeys: 2, KeysKnown: true}, 2, "Lua redis lib command arguments must be strings or integers"},
+		{"LUA301/bad_globals.lua", Options{}, 0, "Attempt to modify a readonly table"},
+		{"LUA302/bad_sandbox.lua", Options{}, 0, "attempted to access nonexistent global variable 'os'"},
+		{"LUA304/bad_maybe_nil.lua", Options{}, 2, "attempt to compare number with nil"},
+		{"LUA402/bad_blocking.lua", Options{}, 3, "This Redis command is not allowed from script"},
+		{"LUA403/bad_no_writes.lua", Options{}, 2, "Write commands are not allowed from read-only scripts"},
+		{"LUA001/bad_goto.lua", Options{}, 1, "Error compiling script"},
+		{"LUA001/bad_unknown_flag.lua", Options{}, 1, "Unexpected flag in script shebang: readonly"},
+	}
+	ctx := context.Background()
+	for _, tc := range cases {
+		t.Run(tc.file, func(t *testing.T) {
+			rule := filepath.Dir(tc.file)
+			found := false
+			for _, r := range findingsOf(t, tc.file, tc.opts) {
+				found = found || r == rule
+			}
+			if !found {
+				t.Fatalf("checker does not report %s", rule)
+			}
+			keys := make([]string, tc.numKeys)
+			for i := range keys {
+				keys[i] = "{" + p + "}:" + strconv.Itoa(i)
+			}
+			for _, s := range servers(t) {
+				_, err := evalErr(ctx, s.c, caseSource(t, tc.file), keys, "1")
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("%s: got %v, want an error containing %q", s.name, err, tc.want)
+				}
+			}
+		})
+	}
+	t.Run("EVAL_RO", func(t *testing.T) {
+		if got := findingsOf(t, "LUA403/bad_readonly.lua", Options{ReadOnly: true}); strings.Join(got, " ") != "LUA403" {
+			t.Fatalf("checker: %v", got)
+		}
+		for _, s := range servers(t) {
+			err := s.c.EvalRO(ctx, caseSource(t, "LUA403/bad_readonly.lua"), []string{p + "ro"}).Err()
+			if err == nil || !strings.Contains(err.Error(), "Write commands are not allowed from read-only scripts") {
+				t.Errorf("%s: %v", s.name, err)
+			}
+		}
+	})
+}
+
+// TestRedisBlockingCommands checks each LUA402 line of bad_blocking.lua on
+// its own: refused, or (BLMPOP) run without blocking.
+func TestRedisBlockingCommands(t *testing.T) {
+	p := "{" + redistest.Prefix(t) + "}"
+	ctx := context.Background()
+	for _, s := range servers(t) {
+		for _, line := range []string{
+			"return redis.call('BLPOP', KEYS[1], 5)",
+			"return redis.call('WAIT', 1, 100)",
+			"return redis.call('XREAD', 'BLOCK', 1000, 'STREAMS', KEYS[1], '$')",
+			"return redis.call('SUBSCRIBE', 'news')",
+		} {
+			_, err := evalErr(ctx, s.c, line, []string{p + "q"})
+			if err == nil || !strings.Contains(err.Error(), "not allowed") {
+				t.Errorf("%s: %s: %v", s.name, line, err)
+			}
+			if fs := Check([]byte(line), Options{}); len(fs) != 1 || fs[0].Rule != RuleNoScript {
+				t.Errorf("checker on %s: %v", line, fs)
+			}
+		}
+		start := time.Now()
+		v, err := evalErr(ctx, s.c, "return redis.call('BLMPOP', 2, 1, KEYS[1], 'LEFT')", []string{p + "q"})
+		if err != nil || v != nil || time.Since(start) > time.Second {
+			t.Errorf("%s: BLMPOP with a 2s timeout returned %v, %v after %v: want nil at once", s.name, v, err, time.Since(start))
+		}
+	}
+}
+
+// TestRedisNilCompare: the "== nil" branch of bad_nil_compare.lua is never
+// taken (the lock key is never set), while "not v" sees the missing key.
+func TestRedisNilCompare(t *testing.T) {
+	p := "{" + redistest.Prefix(t) + "}"
+	ctx := context.Background()
+	for _, s := range servers(t) {
+		keys := []string{p + "owner", p + "fields"}
+		cleanup(t, keys...)
+		if _, err := evalErr(ctx, s.c, caseSource(t, "LUA303/bad_nil_compare.lua"), keys, "me", 10000); err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		if n := s.c.Exists(ctx, keys[0]).Val(); n != 0 {
+			t.Errorf("%s: the == nil branch ran", s.name)
+		}
+		v, err := s.c.Eval(ctx, "local v = redis.call('GET', KEYS[1]) return {v == nil and 1 or 0, v == false and 1 or 0, tonumber(v) == nil and 1 or 0}", keys[:1]).Result()
+		if err != nil || strings.Trim(strings.Join(strings.Fields(strings.Trim(toString(v), "[]")), " "), " ") != "0 1 1" {
+			t.Errorf("%s: {v==nil, v==false, tonumber(v)==nil} = %v, %v; want [0 1 1]", s.name, v, err)
+		}
+	}
+}
+
+func toString(v any) string {
+	var b strings.Builder
+	if vs, ok := v.([]any); ok {
+		for _, x := range vs {
+			b.WriteString(strconv.FormatInt(x.(int64), 10) + " ")
+		}
+	}
+	return b.String()
+}
+
+// TestRedisNilBulkCommands: the commands LUA304 treats as "may be false"
+// really return false in Lua for a missing key, member or field.
+func TestRedisNilBulkCommands(t *testing.T) {
+	p := "{" + redistest.Prefix(t) + "}"
+	args := map[string]string{
+		"GET": "KEYS[1]", "GETDEL": "KEYS[1]", "GETEX": "KEYS[1]", "GETSET": "KEYS[1], 'v'",
+		"HGET": "KEYS[1], 'f'", "LINDEX": "KEYS[1], 0", "LPOP": "KEYS[1]", "RPOP": "KEYS[1]",
+		"LMOVE": "KEYS[1], KEYS[2], 'LEFT', 'RIGHT'", "RPOPLPUSH": "KEYS[1], KEYS[2]",
+		"SPOP": "KEYS[1]", "SRANDMEMBER": "KEYS[1]", "ZSCORE": "KEYS[1], 'm'", "ZRANK": "KEYS[1], 'm'",
+		"ZREVRANK": "KEYS[1], 'm'", "LPOS": "KEYS[1], 'x'", "HRANDFIELD": "KEYS[1]",
+		"SET": "KEYS[1], 'v', 'XX'",
+	}
+	if len(args) != len(nilBulk) {
+		t.Fatalf("%d commands tested, %d listed", len(args), len(nilBulk))
+	}
+	ctx := context.Background()
+	for _, s := range servers(t) {
+		for cmd := range nilBulk {
+			a, ok := args[cmd]
+			if !ok {
+				t.Fatalf("no arguments for %s", cmd)
+			}
+			src := "return redis.call('" + cmd + "', " + a + ") == false and 1 or 0"
+			keys := []string{p + "missing:" + cmd, p + "other:" + cmd}
+			cleanup(t, keys...)
+			v, err := s.c.Eval(ctx, src, keys).Int()
+			if err != nil || v != 1 {
+				t.Errorf("%s: %s on a missing key: %v %v, want false", s.name, cmd, v, err)
+			}
+		}
+	}
+}
+
+// TestRedisKeysSeesOneNode: KEYS in a script on a cluster sees only the
+// node it runs on (LUA401's message).
+func TestRedisKeysSeesOneNode(t *testing.T) {
+	p := redistest.Prefix(t)
+	ctx := context.Background()
+	c := redistest.Cluster(t)
+	var made []string
+	for i := range 30 {
+		k := p + "k" + strconv.Itoa(i)
+		made = append(made, k)
+		if err := c.Set(ctx, k, 1, time.Minute).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cleanup(t, made...)
+	src := "return redis.call('KEYS', ARGV[1])"
+	if fs := rules(Check([]byte(src), Options{})); strings.Join(fs, " ") != "LUA103 LUA401" {
+		t.Fatalf("checker: %v", fs)
+	}
+	v, err := c.Eval(ctx, src, []string{made[0]}, p+"*").StringSlice()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v) == 0 || len(v) >= len(made) {
+		t.Errorf("KEYS saw %d of %d keys spread over 3 masters", len(v), len(made))
+	}
+}
+
+// TestRedisCleanScripts runs every clean and good_ case that can run with
+// keys in one slot: the silent scripts really work on both servers.
+func TestRedisCleanScripts(t *testing.T) {
+	p := "{" + redistest.Prefix(t) + "}"
+	ctx := context.Background()
+	runs := []struct {
+		file string
+		keys int
+		args []any
+	}{
+		{"clean/reentrant_lock.lua", 1, []any{"owner-1", 10000}},
+		{"clean/release_owner_check.lua", 2, []any{"owner-1"}},
+		{"clean/monotonic_max.lua", 1, []any{42}},
+		{"clean/token_bucket.lua", 1, []any{10, 20, 1}},
+		{"clean/paginate_delayed.lua", 2, []any{time.Now().Unix()}},
+		{"clean/sscan_batch.lua", 2, []any{"0"}},
+		{"clean/cjson_payload.lua", 2, []any{`{"id":"j1","priority":3}`}},
+		{"LUA201/good_declared.lua", 2, []any{"f", "v", 1, 10000}},
+		{"LUA202/good_only_keys.lua", 2, []any{"owner", 5000}},
+		{"LUA203/good_within.lua", 2, nil},
+		{"LUA301/good_locals.lua", 1, []any{"v"}},
+		{"LUA302/good_sandbox.lua", 1, []any{"v"}},
+		{"LUA303/good_false_checks.lua", 3, nil},
+		{"LUA304/good_guarded.lua", 3, []any{7}},
+		{"LUA401/good_plain.lua", 1, nil},
+		{"LUA402/good_nonblocking.lua", 2, nil},
+		{"LUA403/good_no_writes.lua", 2, nil},
+		{"LUA102/good_math_min.lua", 2, []any{5}},
+		{"LUA102/good_checked_max.lua", 1, []any{5}},
+		{"LUA103/good_pages.lua", 4, []any{100}},
+		{"LUA103/good_scan_bounded.lua", 1, []any{"0"}},
+	}
+	for _, r := range runs {
+		if fs := findingsOf(t, r.file, Options{}); len(fs) != 0 {
+			t.Errorf("%s: checker reports %v", r.file, fs)
+		}
+		keys := make([]string, r.keys)
+		for i := range keys {
+			keys[i] = p + filepath.Base(r.file) + ":" + strconv.Itoa(i)
+		}
+		cleanup(t, keys...)
+		for _, s := range servers(t) {
+			if _, err := evalErr(ctx, s.c, caseSource(t, r.file), keys, r.args...); err != nil {
+				t.Errorf("%s on %s: %v", r.file, s.name, err)
+			}
+		}
+	}
+}
+
+// TestRedisFunctions loads the clean library and the no-writes case on
+// every master and calls them.
+func TestRedisFunctions(t *testing.T) {
+	p := "{" + redistest.Prefix(t) + "}"
+	ctx := context.Background()
+	lib := caseSource(t, "clean/functions_library.lua")
+	bad := caseSource(t, "LUA403/bad_function_no_writes.lua")
+	if fs := findingsOf(t, "clean/functions_library.lua", Options{Function: true}); len(fs) != 0 {
+		t.Fatalf("checker: %v", fs)
+	}
+	load := func(s server, src string) {
+		t.Helper()
+		if s.cluster {
+			err := s.c.(*redis.ClusterClient).ForEachMaster(ctx, func(ctx context.Context, n *redis.Client) error {
+				return n.FunctionLoadReplace(ctx, src).Err()
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		if err := s.c.FunctionLoadReplace(ctx, src).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, s := range servers(t) {
+		load(s, lib)
+		load(s, bad)
+		key := p + "counter"
+		cleanup(t, key)
+		for want := int64(1); want <= 3; want++ {
+			if v, err := s.c.FCall(ctx, "slotlint_incr_capped", []string{key}, 2).Int64(); err != nil || v != min(want, 2) {
+				t.Errorf("%s: slotlint_incr_capped = %v %v, want %d", s.name, v, err, min(want, 2))
+			}
+		}
+		if v, err := s.c.FCallRO(ctx, "slotlint_peek", []string{key}).Int64(); err != nil || v != 2 {
+			t.Errorf("%s: slotlint_peek = %v %v", s.name, v, err)
+		}
+		err := s.c.FCall(ctx, "counters_peek", []string{key}).Err()
+		if err == nil || !strings.Contains(err.Error(), "Write commands are not allowed from read-only scripts") {
+			t.Errorf("%s: counters_peek: %v", s.name, err)
+		}
+	}
+}
