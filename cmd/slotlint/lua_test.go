@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runLuaCmd(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(append([]string{"lua"}, args...), strings.NewReader(""), &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, src := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestLuaTextOutputAndExitCodes(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"clean.lua":        "return redis.call('GET', KEYS[1])\n",
+		"sub/lock.lua":     "local k = KEYS[1] .. ':lock'\nreturn redis.call('SET', k, ARGV[1], 'NX')\n",
+		"sub/notes.txt":    "redis.call('GET', 'x')\n",
+		"sub/deeper/x.lua": "count = 1\n",
+	})
+	code, out, errOut := runLuaCmd(t, filepath.Join(dir, "clean.lua"))
+	if code != 0 || out != "" {
+		t.Errorf("clean file: code %d, output %q %q", code, out, errOut)
+	}
+	code, out, _ = runLuaCmd(t, dir)
+	if code != 1 {
+		t.Errorf("directory: code %d, want 1", code)
+	}
+	want := filepath.Join(dir, "sub/deeper/x.lua") + ":1:1: LUA301 assignment to global variable count: Redis's sandbox refuses to create globals (\"Attempt to modify a readonly table\"); declare it local\n" +
+		filepath.Join(dir, "sub/lock.lua") + ":2:19: LUA202 SET key KEYS[1] .. \":lock\" is derived from KEYS[1], not passed in KEYS: it shares KEYS[1]'s slot only if KEYS[1] carries a hash tag\n"
+	if out != want {
+		t.Errorf("output:\n%s\nwant:\n%s", out, want)
+	}
+}
+
+func TestLuaJSON(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"a.lua": "local v = redis.call('GET', KEYS[1])\nif v == nil then return 0 end\n"})
+	code, out, _ := runLuaCmd(t, "-json", dir)
+	if code != 1 {
+		t.Fatalf("code %d", code)
+	}
+	var got []map[string]string
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if len(got) != 1 || got[0]["posn"] != filepath.Join(dir, "a.lua")+":2:6" || got[0]["category"] != "LUA303" ||
+		!strings.HasPrefix(got[0]["message"], "the reply of GET is compared with nil") || len(got[0]) != 3 {
+		t.Errorf("JSON %v", got)
+	}
+	code, out, _ = runLuaCmd(t, "-json", writeFiles(t, map[string]string{"ok.lua": "return 1"}))
+	if code != 0 || strings.TrimSpace(out) != "[]" {
+		t.Errorf("clean JSON: code %d %q", code, out)
+	}
+}
+
+func TestLuaKeysFlags(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"moveToActive-2.lua": "return redis.call('GET', KEYS[3])\n"})
+	file := filepath.Join(dir, "moveToActive-2.lua")
+	if code, out, _ := runLuaCmd(t, file); code != 0 {
+		t.Errorf("keys unknown: %d %s", code, out)
+	}
+	if code, out, _ := runLuaCmd(t, "-keys", "2", file); code != 1 || !strings.Contains(out, "LUA203 KEYS[3] is read but the script is called with 2 keys") {
+		t.Errorf("-keys 2: %d %s", code, out)
+	}
+	if code, out, _ := runLuaCmd(t, "-keys-from-name", file); code != 1 || !strings.Contains(out, "called with 2 keys") {
+		t.Errorf("-keys-from-name: %d %s", code, out)
+	}
+	if code, _, _ := runLuaCmd(t, "-keys", "3", file); code != 0 {
+		t.Errorf("-keys 3: %d", code)
+	}
+}
+
+func TestLuaFunctionAndReadOnly(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"lib.lua":  "#!lua name=lib\nredis.register_function('f', function(keys, args) return redis.call('GET', KEYS[1]) end)\n",
+		"read.lua": "return redis.call('DEL', KEYS[1])\n",
+	})
+	// Detected as a library from its shebang: KEYS is not a global there.
+	if code, out, _ := runLuaCmd(t, filepath.Join(dir, "lib.lua")); code != 1 || !strings.Contains(out, "LUA302 KEYS is not a global in a function library") {
+		t.Errorf("library: %d %s", code, out)
+	}
+	if code, out, _ := runLuaCmd(t, "-function", filepath.Join(dir, "read.lua")); code != 1 || !strings.Contains(out, "#!lua name=") {
+		t.Errorf("-function: %d %s", code, out)
+	}
+	if code, out, _ := runLuaCmd(t, "-readonly", filepath.Join(dir, "read.lua")); code != 1 || !strings.Contains(out, "LUA403 DEL writes") {
+		t.Errorf("-readonly: %d %s", code, out)
+	}
+}
+
+func TestLuaUsageAndErrors(t *testing.T) {
+	if code, _, errOut := runLuaCmd(t); code != 2 || !strings.Contains(errOut, "usage: slotlint lua") {
+		t.Errorf("no files: %d %q", code, errOut)
+	}
+	if code, _, _ := runLuaCmd(t, "-bogus", "x.lua"); code != 2 {
+		t.Errorf("bad flag: %d", code)
+	}
+	if code, _, _ := runLuaCmd(t, "-keys", "-5", "x.lua"); code != 2 {
+		t.Errorf("bad -keys: %d", code)
+	}
+	if code, _, errOut := runLuaCmd(t, filepath.Join(t.TempDir(), "missing.lua")); code != 2 || !strings.Contains(errOut, "missing.lua") {
+		t.Errorf("missing file: %d %q", code, errOut)
+	}
+	code, out, _ := runLuaCmd(t, "-rules")
+	if code != 0 {
+		t.Errorf("-rules: %d", code)
+	}
+	for _, id := range []string{"LUA001", "LUA101", "LUA201", "LUA304", "LUA403", "slotlint:ignore"} {
+		if !strings.Contains(out, id) {
+			t.Errorf("-rules does not mention %s", id)
+		}
+	}
+}
+
+// TestLuaCorpus runs the command over the repository's rule cases: the
+// clean scripts give nothing, the whole tree gives findings.
+func TestLuaCorpus(t *testing.T) {
+	if code, out, _ := runLuaCmd(t, "../../testdata/lua/clean"); code != 0 {
+		t.Errorf("clean corpus: %d\n%s", code, out)
+	}
+	if code, _, _ := runLuaCmd(t, "../../testdata/lua"); code != 1 {
+		t.Errorf("rule cases: %d", code)
+	}
+}
