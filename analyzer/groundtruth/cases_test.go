@@ -138,7 +138,7 @@ func buildersTagged(ctx context.Context, c redis.UniversalClient, id string) err
 
 // SL1002
 func reassigned(ctx context.Context, c redis.UniversalClient, id string) error {
-	k := "gt:r:{" + id + "}"
+	k := "gt:r:{" + id + "}" //lint:ignore SA4006 the case is a key overwritten before use
 	k = "gt:r:" + id
 	return c.Exists(ctx, k, "gt:r:{"+id+"}").Err()
 }
