@@ -401,6 +401,8 @@ func (c *collector) keysOf(call *ast.CallExpr, spec argSpec) ([]keyexpr.Elem, bo
 			return list, false
 		}
 		return list[:len(list)/2], complete
+	case argMapKeys:
+		return c.x.MapKeys(a)
 	case argPairs:
 		rest := args[spec.i:]
 		if call.Ellipsis.IsValid() {

@@ -11,6 +11,7 @@ const (
 	argFieldList                // a []string field of a struct argument
 	argStreams                  // XReadArgs.Streams / XReadStreams: keys then ids
 	argPairs                    // MSet values: key, value, key, value, or a map
+	argMapKeys                  // a map literal whose keys are keys
 )
 
 // argSpec locates keys in a call; i counts the context as argument 0.
@@ -47,7 +48,7 @@ var multiKey = map[string]method{
 	"MGet":  m("MGET", variadic(1)),
 	"SDiff": m("SDIFF", variadic(1)), "SInter": m("SINTER", variadic(1)), "SUnion": m("SUNION", variadic(1)),
 	"SInterCard": m("SINTERCARD", variadic(2)),
-	"SDiffCard":  m("SDIFFCARD", variadic(1)), "SUnionCard": m("SUNIONCARD", variadic(1)),
+	"SDiffCard":  m("SDIFFCARD", variadic(2)), "SUnionCard": m("SUNIONCARD", variadic(2)),
 	"ZDiff": m("ZDIFF", variadic(1)), "ZDiffWithScores": m("ZDIFF", variadic(1)),
 	"ZInter": m("ZINTER", fieldList(1, "Keys")), "ZInterWithScores": m("ZINTER", fieldList(1, "Keys")),
 	"ZUnion": m("ZUNION", fieldList(1, "Keys")), "ZUnionWithScores": m("ZUNION", fieldList(1, "Keys")),
@@ -85,6 +86,18 @@ var multiKey = map[string]method{
 	"XRead":                  m("XREAD", streams(1, "Streams")),
 	"XReadGroup":             m("XREADGROUP", streams(1, "Streams")),
 	"XReadStreams":           m("XREAD", streams(1, "")),
+	"LMoveM":                 m("LMOVEM", key(1), key(2)),
+	"BLMoveM":                m("BLMOVEM", key(1), key(2)),
+
+	// Module commands (RedisJSON, RedisBloom, t-digest, RedisTimeSeries):
+	// Redis Cluster checks their keys like any other command's.
+	"JSONMGet":             m("JSON.MGET", variadic(2)),
+	"CMSMerge":             m("CMS.MERGE", key(1), variadic(2)),
+	"CMSMergeWithWeight":   m("CMS.MERGE", key(1), argSpec{kind: argMapKeys, i: 2}),
+	"TDigestMerge":         m("TDIGEST.MERGE", key(1), variadic(3)),
+	"TSCreateRule":         m("TS.CREATERULE", key(1), key(2)),
+	"TSCreateRuleWithArgs": m("TS.CREATERULE", key(1), key(2)),
+	"TSDeleteRule":         m("TS.DELETERULE", key(1), key(2)),
 
 	// Several key-value pairs.
 	"MSet": m("MSET", pairs(1)), "MSetNX": m("MSETNX", pairs(1)), "MSetEX": m("MSETEX", pairs(2)),
@@ -93,6 +106,14 @@ var multiKey = map[string]method{
 	"Eval": scriptArgs("EVAL", 2), "EvalSha": scriptArgs("EVALSHA", 2),
 	"EvalRO": scriptArgs("EVAL_RO", 2), "EvalShaRO": scriptArgs("EVALSHA_RO", 2),
 	"FCall": scriptArgs("FCALL", 2), "FCallRO": scriptArgs("FCALL_RO", 2), "FCallRo": scriptArgs("FCALL_RO", 2),
+}
+
+// newerCommands are multi-key commands of Redis versions after the one
+// the command table was generated from, and module commands; go-redis has
+// methods for them.
+var newerCommands = map[string]bool{
+	"MSETEX": true, "SDIFFCARD": true, "SUNIONCARD": true, "LMOVEM": true, "BLMOVEM": true,
+	"JSON.MGET": true, "CMS.MERGE": true, "TDIGEST.MERGE": true, "TS.CREATERULE": true, "TS.DELETERULE": true,
 }
 
 // scriptMethods are (*Script) methods: keys after the context and the
