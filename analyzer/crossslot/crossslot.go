@@ -38,18 +38,21 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		keys := slotcheck.Expand(res.Keys, call.Keys)
-		if !call.Script && len(keys) >= 2 {
+		opaque := false
+		if len(keys) >= 2 {
 			o := slotcheck.Relate(call.Command, keys, cfg.Slot)
-			switch o.Kind {
-			case slot.DifferentSlots:
+			opaque = o.Opaque
+			switch {
+			case call.Script || o.Opaque: // scripts are scriptkeys' to judge
+			case o.Kind == slot.DifferentSlots:
 				r.Report("SL1001", call.Node, nil, "%s", o.Message)
 				continue
-			case slot.Unknown:
+			case o.Kind == slot.Unknown:
 				r.Report("SL1002", call.Node, fixFor(pass, res, call, keys), "%s", o.Message)
 				continue
 			}
 		}
-		if !call.Complete {
+		if !call.Complete || opaque {
 			r.Report("SL1005", call.Node, nil, "%s keys cannot be resolved statically (%s), so their slots are unchecked",
 				call.Command, unresolved(call))
 		}
@@ -62,9 +65,29 @@ func unresolved(call *redisapi.Call) string {
 	if len(call.Keys) == 0 {
 		return "no key could be followed"
 	}
-	var names []string
+	var names, whole []string
 	for _, k := range call.Keys {
 		names = append(names, k.Key.String())
+		if !k.Key.HasHoles() || hasLiteral(k.Key) {
+			continue
+		}
+		whole = append(whole, k.Key.String())
+	}
+	if call.Complete {
+		verb := "is"
+		if len(whole) > 1 {
+			verb = "are"
+		}
+		return fmt.Sprintf("%s %s built elsewhere", strings.Join(whole, ", "), verb)
 	}
 	return fmt.Sprintf("only %s known", strings.Join(names, ", "))
+}
+
+func hasLiteral(k slot.Key) bool {
+	for _, p := range k.Parts() {
+		if p.Hole == nil {
+			return true
+		}
+	}
+	return false
 }

@@ -38,7 +38,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if len(keys) < 2 {
 			continue
 		}
-		if o := slotcheck.Relate(call.Command, keys, cfg.Slot); o.Kind != slot.SameSlot {
+		if o := slotcheck.Relate(call.Command, keys, cfg.Slot); o.Kind != slot.SameSlot && !o.Opaque {
 			r.Report("SL1004", call.Node, nil, "%s", o.Message)
 		}
 	}

@@ -45,7 +45,7 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		o := slotcheck.Relate(tx.Method+" transaction", keys, cfg.Slot)
-		if o.Kind == slot.SameSlot {
+		if o.Kind == slot.SameSlot || o.Opaque {
 			continue
 		}
 		at := analysis.Range(tx.Node)

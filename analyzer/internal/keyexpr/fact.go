@@ -23,6 +23,9 @@ type FactPart struct {
 	// Format is set when the part is a non-string parameter as printed:
 	// "dec" for decimal, else the fmt verb.
 	Format string
+	// Opaque is a value the builder computes itself (a call result, a
+	// local): a different value at every call.
+	Opaque bool
 	Label  string
 }
 
@@ -34,8 +37,10 @@ func (f *KeyFunc) String() string { return "keyfunc(" + f.key(nil).String() + ")
 // key rebuilds the key, binding parameter i to args[i] when given.
 func (f *KeyFunc) key(args []slot.Key) slot.Key {
 	var ks []slot.Key
-	for _, p := range f.Parts {
+	for i, p := range f.Parts {
 		switch {
+		case p.Opaque:
+			ks = append(ks, slot.HoleKey("opaque:"+strconv.Itoa(i), p.Label))
 		case p.Param >= 0 && p.Format != "":
 			ks = append(ks, slot.HoleKey(p.Format+"("+paramID(p.Param)+")", p.Label))
 		case p.Param >= 0 && p.Param < len(args):
@@ -53,8 +58,9 @@ func (f *KeyFunc) key(args []slot.Key) slot.Key {
 
 func paramID(i int) string { return "param:" + strconv.Itoa(i) }
 
-// factOf converts a summary to a fact; only keys made of literals,
-// parameters and package-level variables can be carried to another package.
+// factOf converts a summary to a fact: literals, parameters and
+// package-level variables keep their identity; any other value becomes
+// opaque, a new value at each call.
 func factOf(k slot.Key) (*KeyFunc, bool) {
 	f := &KeyFunc{}
 	for _, p := range k.Parts() {
@@ -73,7 +79,7 @@ func factOf(k slot.Key) (*KeyFunc, bool) {
 		case strings.HasPrefix(p.Hole.ID, "g:"):
 			f.Parts = append(f.Parts, FactPart{Param: -1, Global: p.Hole.ID, Label: p.Hole.Label})
 		default:
-			return nil, false
+			f.Parts = append(f.Parts, FactPart{Param: -1, Opaque: true, Label: p.Hole.Label})
 		}
 	}
 	return f, true

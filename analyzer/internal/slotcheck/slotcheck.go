@@ -43,17 +43,54 @@ type Outcome struct {
 	// Message words the finding for the named command ("MGET",
 	// "TxPipelined transaction").
 	Message string
+	// Opaque: the only keys not proven to share the slot are unknown values
+	// as a whole.
+	Opaque bool
 }
 
-// Relate checks that keys share one slot.
-func Relate(what string, keys []Key, opts slot.Options) Outcome {
+func relateAll(keys []Key, opts slot.Options) slot.GroupRelation {
 	ks := make([]slot.Key, len(keys))
 	for i, k := range keys {
 		ks[i] = k.Key
 	}
-	g := slot.RelateAll(ks, opts)
+	return slot.RelateAll(ks, opts)
+}
+
+// opaque reports whether a key has no fixed text at all.
+func opaque(k slot.Key) bool {
+	for _, p := range k.Parts() {
+		if p.Hole == nil {
+			return false
+		}
+	}
+	return len(k.Parts()) > 0
+}
+
+// Relate checks that keys share one slot.
+//
+// A key that is nothing but an unknown value (a key passed in whole as a
+// parameter, a call result) says nothing about key design here: whoever
+// built it decides its slot. Such keys alone never make the relation
+// unknown; when they are the only doubt, the Outcome is Opaque and callers
+// treat the keys as unresolved (SL1005) rather than as sharing no tag.
+func Relate(what string, keys []Key, opts slot.Options) Outcome {
+	g := relateAll(keys, opts)
 	if g.Kind == slot.SameSlot {
 		return Outcome{Kind: slot.SameSlot}
+	}
+	if g.Kind == slot.Unknown {
+		var known []Key
+		for _, k := range keys {
+			if !opaque(k.Key) {
+				known = append(known, k)
+			}
+		}
+		if len(known) < len(keys) {
+			keys = known
+			if g = relateAll(keys, opts); g.Kind == slot.SameSlot {
+				return Outcome{Kind: slot.Unknown, Opaque: true}
+			}
+		}
 	}
 	o := Outcome{Kind: g.Kind, A: keys[g.I], B: keys[g.J]}
 	if g.Kind == slot.DifferentSlots {

@@ -41,6 +41,14 @@ func holes(rdb redis.UniversalClient, id string, n int) {
 	rdb.Del(ctx, "x:{"+id+"}", "x:{"+id+"}:y", "{"+id+"}")
 }
 
+// Keys passed in whole are the caller's design: unresolved, reported only
+// with -strict (SL1005).
+func passedIn(rdb *redis.Client, src, dst, id string) {
+	rdb.Rename(ctx, src, dst)
+	rdb.MGet(ctx, src, "user:{"+id+"}")
+	rdb.MGet(ctx, src, "a:"+id, "b:"+id) // want `MGET keys "a:" \+ id and "b:" \+ id share no hash tag`
+}
+
 // Locals, reassignment, const blocks.
 func locals(rdb *redis.ClusterClient, id string) {
 	a := "user:{" + id + "}"

@@ -4,6 +4,7 @@ package keys
 import (
 	"fmt"
 	"strconv"
+	"time"
 )
 
 // Namespace is a package-level prefix.
@@ -20,6 +21,9 @@ func Flat(id string) string { return "flat:" + id } // want Flat:`keyfunc\("flat
 func Spaced(id string) string { return Namespace + ":" + id } // want Spaced:`keyfunc\(Namespace \+ ":" \+ id\)`
 
 func Num(n int) string { return "n:{" + strconv.Itoa(n) + "}" } // want Num:`keyfunc\("n:\{" \+ strconv.Itoa\(n\) \+ "\}"\)`
+
+// Daily's date is computed inside: a new value at each call.
+func Daily(id string, t time.Time) string { return "d:{" + id + "}:" + t.Format("2006-01-02") } // want Daily:`keyfunc\("d:\{" \+ id \+ "\}:" \+ t.Format\("2006-01-02"\)\)`
 
 // Branchy returns different shapes: no summary.
 func Branchy(id string, admin bool) string {
