@@ -12,6 +12,7 @@ func astTooDeep(chunk []ast.Stmt, limit int) (int, bool) {
 		depth int
 	}
 	stack := make([]item, 0, 64)
+	var buf []any
 	for _, s := range chunk {
 		stack = append(stack, item{s, 1})
 	}
@@ -24,16 +25,17 @@ func astTooDeep(chunk []ast.Stmt, limit int) (int, bool) {
 			}
 			return 1, true
 		}
-		for _, ch := range children(it.node) {
+		buf = children(it.node, buf[:0])
+		for _, ch := range buf {
 			stack = append(stack, item{ch, it.depth + 1})
 		}
 	}
 	return 0, false
 }
 
-// children lists a node's direct sub-statements and sub-expressions.
-func children(n any) []any {
-	var out []any
+// children appends a node's direct sub-statements and sub-expressions to
+// out.
+func children(n any, out []any) []any {
 	addE := func(es ...ast.Expr) {
 		for _, e := range es {
 			if e != nil {

@@ -1,12 +1,14 @@
 package luacheck
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"errors"
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/yuin/gopher-lua/ast"
 	"github.com/yuin/gopher-lua/parse"
@@ -213,7 +215,13 @@ func (c *checker) run(src []byte) {
 		c.reportCol(1, 1, RuleSyntax, `a function library must start with "#!lua name=<library>" (FUNCTION LOAD fails with "Missing library metadata")`)
 	}
 	c.src = src
-	toks, deep := scanTokens(src, c.opts.Filename, c.opts.MaxDepth)
+	buf := tokenPool.Get().(*[]token)
+	defer func() {
+		*buf = c.toks.list[:0]
+		c.toks = tokens{}
+		tokenPool.Put(buf)
+	}()
+	toks, deep := scanTokens(src, c.opts.MaxDepth, *buf)
 	c.toks = toks
 	if deep.line > 0 {
 		c.reportAt(deep.line, "", RuleSyntax, "script not checked: nesting deeper than %d levels (Lua 5.1 refuses more than 200 syntax levels)", c.opts.MaxDepth)
@@ -242,6 +250,10 @@ func (c *checker) hasFinding(rule string) bool {
 	return false
 }
 
+var tokenPool = sync.Pool{New: func() any { return new([]token) }}
+
+var readerPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 4096) }}
+
 // parseChunk runs gopher-lua's parser, which reports errors by panicking
 // inside; Parse recovers error values only, so anything else is recovered
 // here rather than crashing the caller.
@@ -251,7 +263,12 @@ func parseChunk(src []byte, name string) (chunk []ast.Stmt, err error) {
 			chunk, err = nil, fmt.Errorf("parser failed: %v", r)
 		}
 	}()
-	chunk, err = parse.Parse(bytes.NewReader(src), name)
+	// gopher-lua wraps its reader in a 4 KiB bufio.Reader unless it already
+	// is one that large: reuse one across calls.
+	br := readerPool.Get().(*bufio.Reader)
+	br.Reset(bytes.NewReader(src))
+	defer readerPool.Put(br)
+	chunk, err = parse.Parse(br, name)
 	if err == nil && chunk == nil {
 		// Parse swallows non-error panics and returns neither.
 		return nil, errors.New("parser failed")

@@ -30,24 +30,28 @@ type variable struct {
 
 type scope struct {
 	parent *scope
-	vars   map[string]*variable
+	vars   []namedVar // few per scope: a slice beats a map
+}
+
+type namedVar struct {
+	name string
+	v    *variable
 }
 
 func (s *scope) lookup(name string) *variable {
 	for ; s != nil; s = s.parent {
-		if v, ok := s.vars[name]; ok {
-			return v
+		for i := len(s.vars) - 1; i >= 0; i-- {
+			if s.vars[i].name == name {
+				return s.vars[i].v
+			}
 		}
 	}
 	return nil
 }
 
 func (s *scope) declare(name string, v value) *variable {
-	if s.vars == nil {
-		s.vars = make(map[string]*variable, 4)
-	}
 	nv := &variable{val: v}
-	s.vars[name] = nv
+	s.vars = append(s.vars, namedVar{name, nv})
 	return nv
 }
 
@@ -68,8 +72,21 @@ type frame struct {
 // writeLog records the values variables had before a branch or loop body
 // changed them, so the paths can be joined afterwards.
 type writeLog struct {
-	old   map[*variable]value
-	order []*variable
+	entries []logEntry
+}
+
+type logEntry struct {
+	v   *variable
+	old value
+}
+
+func (l *writeLog) has(v *variable) bool {
+	for _, e := range l.entries {
+		if e.v == v {
+			return true
+		}
+	}
+	return false
 }
 
 // loopCtx collects what happens inside a loop body for the loop rules.
@@ -99,7 +116,7 @@ func newInterp(c *checker) *interp {
 }
 
 func (in *interp) runChunk(chunk []ast.Stmt) {
-	in.budget = budgetPerNode * (len(in.c.toks) + 16)
+	in.budget = budgetPerNode * (len(in.c.toks.list) + 16)
 	in.writtenInClosure = closureWrites(chunk)
 	in.scope = &scope{}
 	in.frame = &frame{vararg: true, noWrites: in.c.flags.noWrites || in.c.opts.ReadOnly, allowCross: in.c.flags.allowCrossSlot}
@@ -132,9 +149,8 @@ func (in *interp) block(stmts []ast.Stmt) {
 func (in *interp) setVar(v *variable, val value) {
 	if n := len(in.logs); n > 0 {
 		l := in.logs[n-1]
-		if _, ok := l.old[v]; !ok {
-			l.old[v] = v.val
-			l.order = append(l.order, v)
+		if !l.has(v) {
+			l.entries = append(l.entries, logEntry{v, v.val})
 		}
 	}
 	if val.maybeNil {
@@ -144,7 +160,7 @@ func (in *interp) setVar(v *variable, val value) {
 }
 
 func (in *interp) pushLog() *writeLog {
-	l := &writeLog{old: map[*variable]value{}}
+	l := &writeLog{}
 	in.logs = append(in.logs, l)
 	return l
 }
@@ -158,36 +174,43 @@ func (in *interp) popLog() *writeLog {
 // branches runs each path from the same starting state and joins the
 // variables they wrote. A nil path is the path that does nothing.
 func (in *interp) branches(paths ...func()) {
-	type result struct {
-		vals map[*variable]value
+	type written struct {
+		v      *variable
+		before value
+		after  []value // per path; unset paths keep before
+		set    []bool
 	}
-	var results []result
-	written := map[*variable]value{} // variable -> value before
-	var order []*variable
-	for _, p := range paths {
+	var ws []*written
+	find := func(v *variable) *written {
+		for _, w := range ws {
+			if w.v == v {
+				return w
+			}
+		}
+		return nil
+	}
+	for i, p := range paths {
 		l := in.pushLog()
 		if p != nil {
 			p()
 		}
 		in.popLog()
-		r := result{vals: map[*variable]value{}}
-		for _, v := range l.order {
-			r.vals[v] = v.val
-			if _, ok := written[v]; !ok {
-				written[v] = l.old[v]
-				order = append(order, v)
+		for _, e := range l.entries {
+			w := find(e.v)
+			if w == nil {
+				w = &written{v: e.v, before: e.old, after: make([]value, len(paths)), set: make([]bool, len(paths))}
+				ws = append(ws, w)
 			}
-			v.val = l.old[v]
+			w.after[i], w.set[i] = e.v.val, true
+			e.v.val = e.old
 		}
-		results = append(results, r)
 	}
-	for _, v := range order {
-		before := written[v]
+	for _, w := range ws {
 		var j value
-		for i, r := range results {
-			nv, ok := r.vals[v]
-			if !ok {
-				nv = before
+		for i := range paths {
+			nv := w.before
+			if w.set[i] {
+				nv = w.after[i]
 			}
 			if i == 0 {
 				j = nv
@@ -195,9 +218,9 @@ func (in *interp) branches(paths ...func()) {
 				j = join(j, nv)
 			}
 		}
-		guarded := v.guarded
-		in.setVar(v, j)
-		v.guarded = guarded || v.guarded
+		guarded := w.v.guarded
+		in.setVar(w.v, j)
+		w.v.guarded = guarded || w.v.guarded
 	}
 }
 
@@ -944,6 +967,7 @@ func closureWrites(chunk []ast.Stmt) map[string]bool {
 		stack = append(stack, s)
 	}
 	type inFn struct{ node any }
+	var buf []any
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -959,7 +983,8 @@ func closureWrites(chunk []ast.Stmt) map[string]bool {
 			}
 		}
 		_, isFn := n.(*ast.FunctionExpr)
-		for _, ch := range children(n) {
+		buf = children(n, buf[:0])
+		for _, ch := range buf {
 			if inside || isFn {
 				stack = append(stack, inFn{ch})
 			} else {

@@ -291,7 +291,7 @@ func condVars(e ast.Expr) []string {
 			seen[id.Value] = true
 			out = append(out, id.Value)
 		}
-		stack = append(stack, children(n)...)
+		stack = children(n, stack)
 	}
 	return out
 }
@@ -328,7 +328,7 @@ func writtenNames(stmts []ast.Stmt, locals bool) map[string]bool {
 				}
 			}
 		}
-		stack = append(stack, children(n)...)
+		stack = children(n, stack)
 	}
 	return out
 }
@@ -345,6 +345,7 @@ func hasExit(stmts []ast.Stmt) bool {
 	for _, s := range stmts {
 		stack = append(stack, item{s, false})
 	}
+	var buf []any
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -365,7 +366,8 @@ func hasExit(stmts []ast.Stmt) bool {
 		case *ast.WhileStmt, *ast.RepeatStmt, *ast.NumberForStmt, *ast.GenericForStmt:
 			nested = true
 		}
-		for _, ch := range children(it.node) {
+		buf = children(it.node, buf[:0])
+		for _, ch := range buf {
 			stack = append(stack, item{ch, nested})
 		}
 	}

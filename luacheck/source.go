@@ -1,32 +1,40 @@
 package luacheck
 
-import (
-	"bytes"
-	"errors"
-	"sort"
-
-	"github.com/yuin/gopher-lua/ast"
-	"github.com/yuin/gopher-lua/parse"
-)
+import "sort"
 
 // token is what the checker keeps of a lexical token: enough to recover
-// columns, which gopher-lua's AST lacks.
+// columns, which gopher-lua's AST lacks, without copying text. For a
+// string, start:end is its content and col its opening quote.
 type token struct {
-	line, col int32
-	typ       int32
-	text      string
+	line, col  int32
+	start, end int32
+	typ        int32
 }
 
+// Token types beyond single characters.
+const (
+	tIdent = 256 + iota
+	tString
+	tNumber
+	tOp // multi-character operator
+	tGoto
+	tLabel // "::"
+)
+
 // tokens are a script's tokens in source order.
-type tokens []token
+type tokens struct {
+	src  []byte
+	list []token
+}
 
 // column returns the column of the first token on line spelled text (any
 // token on the line when text is empty), or 0.
 func (ts tokens) column(line int, text string) int {
-	i := sort.Search(len(ts), func(i int) bool { return int(ts[i].line) >= line })
-	for ; i < len(ts) && int(ts[i].line) == line; i++ {
-		if text == "" || ts[i].text == text {
-			return int(ts[i].col)
+	l := ts.list
+	i := sort.Search(len(l), func(i int) bool { return int(l[i].line) >= line })
+	for ; i < len(l) && int(l[i].line) == line; i++ {
+		if text == "" || string(ts.src[l[i].start:l[i].end]) == text {
+			return int(l[i].col)
 		}
 	}
 	return 0
@@ -35,104 +43,217 @@ func (ts tokens) column(line int, text string) int {
 // deepAt is where nesting first exceeded the limit; line 0 when it did not.
 type deepAt struct{ line int }
 
-// Token types that open and close a nesting level: brackets and blocks.
-// "while" and "for" open with their "do"; "elseif"/"else" stay level.
-func opens(typ int) bool {
-	switch typ {
-	case '(', '[', '{', parse.TFunction, parse.TIf, parse.TDo, parse.TRepeat:
-		return true
-	}
-	return false
-}
-
-func closes(typ int) bool {
-	switch typ {
-	case ')', ']', '}', parse.TEnd, parse.TUntil:
-		return true
-	}
-	return false
-}
-
-// operand reports whether a token ends an operand, so a following '-' is
-// binary rather than unary.
-func operand(typ int) bool {
-	switch typ {
-	case parse.TIdent, parse.TNumber, parse.TString, parse.TNil, parse.TTrue,
-		parse.TFalse, parse.T3Comma, ')', ']', '}', parse.TEnd:
-		return true
-	}
-	return false
-}
-
-// scanTokens lexes src with gopher-lua's scanner (iterative) and measures
-// bracket, block and unary-operator nesting before the parser ever sees the
-// input: the parser's own stack grows with nesting. It stops at the first
-// lexical error, which the parser then reports.
-func scanTokens(src []byte, name string, maxDepth int) (tokens, deepAt) {
-	sc := parse.NewScanner(bytes.NewReader(src), name)
-	lx := &parse.Lexer{}
-	ts := make(tokens, 0, len(src)/4)
+// scanTokens lexes src in one pass (Lua 5.1 lexical rules: comments, short
+// and long strings, numbers, names, operators) and measures bracket, block
+// and unary-operator nesting before the parser ever sees the input: the
+// parser's own stack grows with nesting. Malformed input is scanned on a
+// best-effort basis; the parser reports the error.
+func scanTokens(src []byte, maxDepth int, buf []token) (tokens, deepAt) {
+	ts := tokens{src: src, list: buf[:0]}
+	line, lineStart := 1, 0
 	depth, unary := 0, 0
-	prev := 0
-	for {
-		tok, err := scanOne(sc, lx)
-		if err != nil || tok.Type <= 0 {
-			break
+	prevOperand := false
+	n := len(src)
+	newline := func(i int) int {
+		// "\r\n" and "\n\r" count once, like Lua's lexer.
+		if i+1 < n && (src[i+1] == '\n' || src[i+1] == '\r') && src[i+1] != src[i] {
+			i++
 		}
-		lx.PrevTokenType = tok.Type
-		text := tok.Str
-		if text == "" && tok.Type < 256 {
-			text = string(rune(tok.Type))
+		line++
+		lineStart = i + 1
+		return i + 1
+	}
+	// skipLong skips a long bracket body starting after "[" + level "="
+	// + "[" at i; it returns the index after the closing bracket and the
+	// content end.
+	skipLong := func(i, level int) (int, int) {
+		for i < n {
+			switch src[i] {
+			case '\n', '\r':
+				i = newline(i)
+				continue
+			case ']':
+				j := i + 1
+				for j < n && src[j] == '=' {
+					j++
+				}
+				if j < n && src[j] == ']' && j-i-1 == level {
+					return j + 1, i
+				}
+			}
+			i++
 		}
-		ts = append(ts, token{line: int32(tok.Pos.Line), col: int32(tok.Pos.Column), typ: int32(tok.Type), text: text})
+		return n, n
+	}
+	// longLevel returns the level of a long bracket opening at i ("[" then
+	// "=" * level then "["), or -1.
+	longLevel := func(i int) int {
+		j := i + 1
+		for j < n && src[j] == '=' {
+			j++
+		}
+		if j < n && src[j] == '[' {
+			return j - i - 1
+		}
+		return -1
+	}
+	add := func(typ, col, start, end, ln int) {
+		ts.list = append(ts.list, token{line: int32(ln), col: int32(col), start: int32(start), end: int32(end), typ: int32(typ)})
+	}
+	for i := 0; i < n; {
+		c := src[i]
+		col := i - lineStart + 1
+		ln := line
+		typ := 0
 		switch {
-		case opens(tok.Type):
+		case c == '\n' || c == '\r':
+			i = newline(i)
+			continue
+		case c == ' ' || c == '\t' || c == '\f' || c == '\v':
+			i++
+			continue
+		case c == '-' && i+1 < n && src[i+1] == '-':
+			i += 2
+			if i < n && src[i] == '[' {
+				if lv := longLevel(i); lv >= 0 {
+					i, _ = skipLong(i+lv+2, lv)
+					continue
+				}
+			}
+			for i < n && src[i] != '\n' && src[i] != '\r' {
+				i++
+			}
+			continue
+		case c == '\'' || c == '"':
+			j := i + 1
+			for j < n && src[j] != c && src[j] != '\n' && src[j] != '\r' {
+				if src[j] == '\\' && j+1 < n {
+					j++
+					if src[j] == '\n' || src[j] == '\r' {
+						j = newline(j) - 1
+					}
+				}
+				j++
+			}
+			add(tString, col, i+1, j, ln)
+			i = min(j+1, n)
+			typ = tString
+		case c == '[' && longLevel(i) >= 0:
+			lv := longLevel(i)
+			next, end := skipLong(i+lv+2, lv)
+			add(tString, col, i+lv+2, end, ln)
+			i = next
+			typ = tString
+		case isNameStart(c):
+			j := i + 1
+			for j < n && isNameChar(src[j]) {
+				j++
+			}
+			typ = keyword(src[i:j])
+			add(typ, col, i, j, ln)
+			i = j
+		case c >= '0' && c <= '9' || c == '.' && i+1 < n && src[i+1] >= '0' && src[i+1] <= '9':
+			j := i + 1
+			for j < n && (isNameChar(src[j]) || src[j] == '.' ||
+				(src[j] == '+' || src[j] == '-') && (src[j-1] == 'e' || src[j-1] == 'E')) {
+				j++
+			}
+			add(tNumber, col, i, j, ln)
+			i = j
+			typ = tNumber
+		default:
+			w := 1
+			if i+2 < n && string(src[i:i+3]) == "..." {
+				w = 3
+			} else if i+1 < n {
+				switch string(src[i : i+2]) {
+				case "..", "==", "~=", "<=", ">=", "::":
+					w = 2
+				}
+			}
+			typ = int(c)
+			if w > 1 {
+				typ = tOp
+				if w == 2 && c == ':' {
+					typ = tLabel
+				}
+			}
+			add(typ, col, i, i+w, ln)
+			i += w
+		}
+		switch {
+		case typ == '(' || typ == '[' || typ == '{' || typ == kwOpen:
 			depth++
-		case closes(tok.Type):
+		case typ == ')' || typ == ']' || typ == '}' || typ == kwClose:
 			if depth > 0 {
 				depth--
 			}
 		}
 		// Chains of unary operators nest in the AST without brackets.
-		if tok.Type == parse.TNot || tok.Type == '#' || (tok.Type == '-' && !operand(prev)) {
+		if typ == kwNot || typ == '#' || (typ == '-' && !prevOperand) {
 			unary++
 		} else {
 			unary = 0
 		}
 		if depth+unary > maxDepth {
-			return ts, deepAt{line: tok.Pos.Line}
+			return ts, deepAt{line: ln}
 		}
-		prev = tok.Type
+		prevOperand = typ == tIdent || typ == tString || typ == tNumber || typ == ')' || typ == ']' || typ == '}' || typ == kwValue ||
+			(typ == tOp && i >= 3 && string(src[i-3:i]) == "...")
 	}
 	return ts, deepAt{}
 }
 
-// scanOne calls the scanner, turning a panic into an error: the checker
-// must survive any input.
-func scanOne(sc *parse.Scanner, lx *parse.Lexer) (tok ast.Token, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = errScanner
-		}
-	}()
-	return sc.Scan(lx)
+// Keyword classes for the nesting scan.
+const (
+	kwOpen  = tLabel + 1 + iota // function if do repeat
+	kwClose                     // end until
+	kwNot
+	kwValue // nil true false: operands
+	kwOther
+)
+
+func keyword(b []byte) int {
+	switch string(b) {
+	case "function", "if", "do", "repeat":
+		return kwOpen
+	case "end", "until":
+		return kwClose
+	case "not":
+		return kwNot
+	case "nil", "true", "false":
+		return kwValue
+	case "goto":
+		return tGoto
+	case "and", "or", "break", "else", "elseif", "for", "in", "local", "return", "then", "while":
+		return kwOther
+	}
+	return tIdent
 }
 
-var errScanner = errors.New("scanner failed")
+func isNameStart(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+func isNameChar(c byte) bool { return isNameStart(c) || c >= '0' && c <= '9' }
+
 
 // checkNewSyntax reports Lua 5.2 syntax that gopher-lua accepts and Redis's
-// Lua 5.1 refuses: goto and labels.
+// Lua 5.1 refuses: goto and labels. It runs after a successful parse, so
+// "goto" here is the statement, not a name.
 func (c *checker) checkNewSyntax() {
-	for i, t := range c.toks {
+	l := c.toks.list
+	for i, t := range l {
 		switch t.typ {
-		case parse.TGoto:
+		case tGoto:
 			c.report(Finding{Pos: Position{Line: int(t.line), Column: int(t.col)}, Rule: RuleSyntax,
 				Message: "goto is Lua 5.2 syntax: Redis runs Lua 5.1, which refuses the script"})
-		case parse.T2Colon:
+		case tLabel:
 			// A label is "::name::"; report its opening pair only.
-			if i+2 < len(c.toks) && c.toks[i+1].typ == parse.TIdent && c.toks[i+2].typ == parse.T2Colon {
+			if i+2 < len(l) && l[i+1].typ == tIdent && l[i+2].typ == tLabel {
+				name := string(c.toks.src[l[i+1].start:l[i+1].end])
 				c.report(Finding{Pos: Position{Line: int(t.line), Column: int(t.col)}, Rule: RuleSyntax,
-					Message: "label ::" + c.toks[i+1].text + ":: is Lua 5.2 syntax: Redis runs Lua 5.1, which refuses the script"})
+					Message: "label ::" + name + ":: is Lua 5.2 syntax: Redis runs Lua 5.1, which refuses the script"})
 			}
 		}
 	}

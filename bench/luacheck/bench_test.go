@@ -4,7 +4,9 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/slotlint/slotlint/luacheck"
 )
@@ -20,28 +22,38 @@ func corpus(b *testing.B) ([]string, int64) {
 	return paths, total
 }
 
-// BenchmarkCheck compares slotlint's checker and luacheck on the same
-// generated files in the same run: both read every file from disk, one
-// process (or goroutine) for all files, sequentially.
+// BenchmarkCheck compares slotlint and luacheck on the same generated
+// files in the same run. "cli" runs are one process over all files, as a
+// user or CI runs them: the slotlint binary ("slotlint lua FILES...") and
+// luacheck ("luacheck FILES..."); "lib-sequential" is the checker called
+// in-process on one goroutine, reading each file from disk.
 func BenchmarkCheck(b *testing.B) {
 	paths, total := corpus(b)
-	b.Run("slotlint", func(b *testing.B) {
+	b.Run("slotlint-cli", func(b *testing.B) {
+		bin := buildSlotlint(b)
+		args := append([]string{"lua"}, paths...)
+		b.SetBytes(total)
+		for b.Loop() {
+			runTool(b, bin, args)
+		}
+		b.ReportMetric(float64(len(paths))*float64(b.N)/b.Elapsed().Seconds(), "files/s")
+	})
+	b.Run("slotlint-lib-sequential", func(b *testing.B) {
 		b.SetBytes(total)
 		findings := 0
 		for b.Loop() {
 			findings = 0
-			for _, p := range paths {
-				src, err := os.ReadFile(p)
-				if err != nil {
-					b.Fatal(err)
+			for _, r := range luacheck.CheckFiles(paths, 1, func(string, []byte) luacheck.Options { return luacheck.Options{} }) {
+				if r.Err != nil {
+					b.Fatal(r.Err)
 				}
-				findings += len(luacheck.Check(src, luacheck.Options{Filename: p}))
+				findings += len(r.Findings)
 			}
 		}
 		b.ReportMetric(float64(len(paths))*float64(b.N)/b.Elapsed().Seconds(), "files/s")
 		b.ReportMetric(float64(findings), "findings")
 	})
-	b.Run("luacheck", func(b *testing.B) {
+	b.Run("luacheck-cli", func(b *testing.B) {
 		bin, err := exec.LookPath("luacheck")
 		if err != nil {
 			b.Skip("luacheck is not installed (Debian: apt-get install lua-check)")
@@ -50,16 +62,69 @@ func BenchmarkCheck(b *testing.B) {
 			"--globals", "redis", "KEYS", "ARGV", "cjson", "cmsgpack", "struct", "bit", "--"}, paths...)
 		b.SetBytes(total)
 		for b.Loop() {
-			err := exec.Command(bin, args...).Run()
-			// luacheck exits 1 for warnings and 2 for errors; both are
-			// results, not failures.
-			var exit *exec.ExitError
-			if err != nil && !(errors.As(err, &exit) && exit.ExitCode() <= 2) {
-				b.Fatal(err)
-			}
+			runTool(b, bin, args)
 		}
 		b.ReportMetric(float64(len(paths))*float64(b.N)/b.Elapsed().Seconds(), "files/s")
 	})
+}
+
+// BenchmarkCheckInterleaved runs the two command lines alternately in
+// every iteration and reports each one's files/s and their ratio, so both
+// see the same machine load.
+func BenchmarkCheckInterleaved(b *testing.B) {
+	paths, total := corpus(b)
+	lc, err := exec.LookPath("luacheck")
+	if err != nil {
+		b.Skip("luacheck is not installed (Debian: apt-get install lua-check)")
+	}
+	bin := buildSlotlint(b)
+	slotArgs := append([]string{"lua"}, paths...)
+	lcArgs := append([]string{"--no-config", "--no-cache", "--formatter", "plain", "--std", "lua51",
+		"--globals", "redis", "KEYS", "ARGV", "cjson", "cmsgpack", "struct", "bit", "--"}, paths...)
+	b.SetBytes(2 * total)
+	var slot, other time.Duration
+	for b.Loop() {
+		start := time.Now()
+		runTool(b, bin, slotArgs)
+		mid := time.Now()
+		runTool(b, lc, lcArgs)
+		slot += mid.Sub(start)
+		other += time.Since(mid)
+	}
+	files := float64(len(paths) * b.N)
+	b.ReportMetric(files/slot.Seconds(), "slotlint-files/s")
+	b.ReportMetric(files/other.Seconds(), "luacheck-files/s")
+	b.ReportMetric(float64(total)*float64(b.N)/slot.Seconds()/1e6, "slotlint-MB/s")
+	b.ReportMetric(float64(total)*float64(b.N)/other.Seconds()/1e6, "luacheck-MB/s")
+	b.ReportMetric(other.Seconds()/slot.Seconds(), "speedup")
+}
+
+// runTool runs a checker; exit status 1 (findings) and, for luacheck, 2
+// (errors in files) are results, not failures.
+func runTool(b *testing.B, bin string, args []string) {
+	err := exec.Command(bin, args...).Run()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		code := exit.ExitCode()
+		if code == 1 || code == 2 && filepath.Base(bin) == "luacheck" {
+			return
+		}
+	}
+	if err != nil {
+		b.Fatalf("%s: %v", bin, err)
+	}
+}
+
+// buildSlotlint builds the command from the main module.
+func buildSlotlint(b *testing.B) string {
+	b.Helper()
+	bin := filepath.Join(b.TempDir(), "slotlint")
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/slotlint")
+	cmd.Dir = filepath.Join("..", "..")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
 }
 
 // TestCorpus: the corpus is large enough, parses, and the checker finds

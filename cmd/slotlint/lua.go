@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -62,17 +63,12 @@ func runLua(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "slotlint lua: %v\n", err)
 		return 2
 	}
-	var findings []luacheck.Finding
-	status := 0
-	for _, file := range files {
-		src, err := readLimited(file, luacheck.DefaultMaxBytes)
-		if err != nil {
-			fmt.Fprintf(stderr, "slotlint lua: %v\n", err)
-			status = 2
-			continue
-		}
+	// A lint run is short and its heap small: trading memory for fewer
+	// collections speeds it up markedly (the parser copies pointer-rich
+	// parser states, which costs write barriers while a GC runs).
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	results := luacheck.CheckFiles(files, 0, func(file string, src []byte) luacheck.Options {
 		opts := luacheck.Options{
-			Filename:  file,
 			NumKeys:   *keys,
 			KeysKnown: *keys >= 0,
 			Function:  *function || luacheck.IsLibrary(src),
@@ -83,7 +79,17 @@ func runLua(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 				opts.NumKeys, opts.KeysKnown = n, true
 			}
 		}
-		findings = append(findings, luacheck.Check(src, opts)...)
+		return opts
+	})
+	var findings []luacheck.Finding
+	status := 0
+	for _, r := range results {
+		if r.Err != nil {
+			fmt.Fprintf(stderr, "slotlint lua: %v\n", r.Err)
+			status = 2
+			continue
+		}
+		findings = append(findings, r.Findings...)
 	}
 
 	out := bufio.NewWriter(stdout)
@@ -151,17 +157,6 @@ func luaFiles(args []string) ([]string, error) {
 		files = append(files, found...)
 	}
 	return files, nil
-}
-
-// readLimited reads a file, but no more than one byte past limit: the
-// checker reports oversized scripts itself and needs only to know.
-func readLimited(path string, limit int) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, int64(limit)+1))
 }
 
 func printRules(w io.Writer) {
