@@ -237,7 +237,6 @@ func isNameStart(c byte) bool {
 
 func isNameChar(c byte) bool { return isNameStart(c) || c >= '0' && c <= '9' }
 
-
 // checkNewSyntax reports Lua 5.2 syntax that gopher-lua accepts and Redis's
 // Lua 5.1 refuses: goto and labels. It runs after a successful parse, so
 // "goto" here is the statement, not a name.
