@@ -238,3 +238,35 @@ func Load(ctx context.Context, rdb *redis.Client, id string) {
 		t.Errorf("after -fix: exit %d\n%s%s", c, stdout, stderr)
 	}
 }
+
+// TestEndToEndFlags: settings reach the rules the same way directly and
+// through go vet: -slotlint.strict adds SL1005, -slotlint.disable drops a
+// rule.
+func TestEndToEndFlags(t *testing.T) {
+	bin := sharedBinary(t)
+	dir := filepath.Join("..", "..", "testdata", "e2e")
+	strictLine := `passthru/passthru.go:12:9: RENAME keys cannot be resolved statically (src, dst are built elsewhere), so their slots are unchecked`
+	for _, tt := range []struct {
+		flags       []string
+		has, hasNot string
+	}{
+		{nil, "", strictLine},
+		{[]string{"-slotlint.strict"}, strictLine, ""},
+		{[]string{"-slotlint.disable=SL1001,SL1101"}, "", "count:a"},
+	} {
+		_, stdout, stderr := runIn(t, dir, bin, append(tt.flags, "./...")...)
+		direct := findings(t, dir, stdout+stderr)
+		_, stdout, stderr = runIn(t, dir, "go", append(append([]string{"vet", "-vettool=" + bin}, tt.flags...), "./...")...)
+		vet := findings(t, dir, stdout+stderr)
+		if strings.Join(vet, "\n") != strings.Join(direct, "\n") {
+			t.Errorf("flags %v: go vet and direct runs differ:\nvet:\n%s\ndirect:\n%s", tt.flags, strings.Join(vet, "\n"), strings.Join(direct, "\n"))
+		}
+		all := strings.Join(direct, "\n")
+		if tt.has != "" && !strings.Contains(all, tt.has) {
+			t.Errorf("flags %v: missing %q in\n%s", tt.flags, tt.has, all)
+		}
+		if tt.hasNot != "" && strings.Contains(all, tt.hasNot) {
+			t.Errorf("flags %v: unexpected %q in\n%s", tt.flags, tt.hasNot, all)
+		}
+	}
+}

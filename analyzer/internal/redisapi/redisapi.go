@@ -34,8 +34,11 @@ type Call struct {
 	// MultiKey: the command may take several keys, so its keys must share
 	// a slot.
 	MultiKey bool
-	// Script: EVAL, EVALSHA, FCALL and their read-only forms.
+	// Script: EVAL, EVALSHA, FCALL and their read-only forms. Source is
+	// then what names the script: the script text, SHA1 or function name
+	// argument, or the *redis.Script value for Script methods.
 	Script bool
+	Source ast.Expr
 	Keys   []keyexpr.Elem
 	// Complete is false when some keys could not be resolved.
 	Complete bool
@@ -267,6 +270,9 @@ func (c *collector) call(call *ast.CallExpr) {
 			return
 		}
 		rec = c.fromTable("Script."+name, mt, call)
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			rec.Source = sel.X
+		}
 	case name == "Do":
 		rec = c.fromArgv(call, "Do", args[1:], call.Ellipsis.IsValid())
 	case name == "Process" && len(args) == 2:
@@ -282,6 +288,9 @@ func (c *collector) call(call *ast.CallExpr) {
 	default:
 		if mt, ok := multiKey[name]; ok {
 			rec = c.fromTable(name, mt, call)
+			if rec.Script && len(args) > 1 {
+				rec.Source = args[1]
+			}
 		} else {
 			rec = c.single(fn, call)
 		}
@@ -362,7 +371,7 @@ func (c *collector) keysOf(call *ast.CallExpr, spec argSpec) ([]keyexpr.Elem, bo
 			return nil, true // not set: no key there
 		}
 		if spec.kind == argField {
-			if tv := c.pass.TypesInfo.Types[v]; tv.Value != nil && constant.StringVal(tv.Value) == "" {
+			if tv := c.pass.TypesInfo.Types[v]; tv.Value != nil && tv.Value.Kind() == constant.String && constant.StringVal(tv.Value) == "" {
 				return nil, true
 			}
 			return []keyexpr.Elem{one(v)}, true
@@ -386,7 +395,7 @@ func (c *collector) keysOf(call *ast.CallExpr, spec argSpec) ([]keyexpr.Elem, bo
 			list, complete = c.x.List(v)
 			if id, ok := keyexpr.Field(lit, "ID"); ok {
 				tv := c.pass.TypesInfo.Types[id]
-				allKeys = tv.Value == nil || constant.StringVal(tv.Value) != ""
+				allKeys = tv.Value == nil || tv.Value.Kind() != constant.String || constant.StringVal(tv.Value) != ""
 			}
 		}
 		for _, el := range list {
@@ -470,6 +479,9 @@ func (c *collector) fromArgv(call *ast.CallExpr, method string, argExprs []ast.E
 	rec := &Call{Node: call, Method: method, Command: strings.ReplaceAll(cmd.Name, "|", " "), Complete: complete,
 		Script: scriptCommands[cmd.Name]}
 	rec.MultiKey = !complete || len(refs) > 1 || rec.Script
+	if rec.Script && len(argExprs) > 1 {
+		rec.Source = argExprs[1]
+	}
 	for _, r := range refs {
 		e := argExprs[r.Index]
 		rec.Keys = append(rec.Keys, keyexpr.Elem{Key: c.x.Key(e), Expr: e})
