@@ -153,11 +153,7 @@ func scanTokens(src []byte, maxDepth int, buf []token) (tokens, deepAt) {
 			add(typ, col, i, j, ln)
 			i = j
 		case c >= '0' && c <= '9' || c == '.' && i+1 < n && src[i+1] >= '0' && src[i+1] <= '9':
-			j := i + 1
-			for j < n && (isNameChar(src[j]) || src[j] == '.' ||
-				(src[j] == '+' || src[j] == '-') && (src[j-1] == 'e' || src[j-1] == 'E')) {
-				j++
-			}
+			j := numberEnd(src, i)
 			add(tNumber, col, i, j, ln)
 			i = j
 			typ = tNumber
@@ -229,6 +225,45 @@ func keyword(b []byte) int {
 		return kwOther
 	}
 	return tIdent
+}
+
+// numberEnd returns the end of the number starting at i, following
+// gopher-lua's lexer (whose positions the AST carries) rather than Lua's
+// greedier one: "0A" is the number 0 then the name A.
+func numberEnd(src []byte, i int) int {
+	n := len(src)
+	isDec := func(j int) bool { return j < n && src[j] >= '0' && src[j] <= '9' }
+	if src[i] == '0' && i+1 < n && (src[i+1] == 'x' || src[i+1] == 'X') {
+		j := i + 2
+		for j < n && (isDec(j) || src[j] >= 'a' && src[j] <= 'f' || src[j] >= 'A' && src[j] <= 'F') {
+			j++
+		}
+		return j
+	}
+	j := i + 1
+	for isDec(j) {
+		j++
+	}
+	if j < n && src[j] == '.' && src[i] != '.' {
+		j++
+		for isDec(j) {
+			j++
+		}
+	}
+	if j < n && (src[j] == 'e' || src[j] == 'E') {
+		j++
+		if j < n && (src[j] == '-' || src[j] == '+') {
+			j++
+		}
+		// gopher-lua takes one more character whatever it is.
+		if j < n && src[j] != '\n' && src[j] != '\r' {
+			j++
+		}
+		for isDec(j) {
+			j++
+		}
+	}
+	return j
 }
 
 func isNameStart(c byte) bool {
