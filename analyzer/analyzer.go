@@ -1,8 +1,29 @@
 // Package analyzer is slotlint's suite of go/analysis analyzers for Go code
-// that talks to Redis through go-redis v9. Each rule family lives in its own
-// package (crossslot, txslot, scriptkeys, hashtag); they share the settings
-// of package config, the rule catalogue of package rules and the reporting
-// helper of package report.
+// that talks to Redis through go-redis v9.
+//
+// Layout, one hop to anything:
+//
+//   - rules: the catalogue of rule IDs with their documentation;
+//   - config: every setting, as the flags of one analyzer ("slotlint")
+//     whose Result the rule analyzers read;
+//   - report: how rules report (Category = ID, suppression, generated
+//     files);
+//   - crossslot (SL1001, SL1002, SL1005), txslot (SL1003), scriptkeys
+//     (SL1004, SL1203), hashtag (SL1101-SL1105): one package per rule
+//     family, each with doc.go and an analysistest suite whose cases live
+//     in testdata/<family>;
+//   - internal/keyexpr: Go expressions to symbolic keys (slot.Key), with
+//     key-builder facts across packages;
+//   - internal/redisapi: Redis calls as "command + keys" records, the only
+//     thing rules read; a new client library is a new front end there;
+//   - internal/slotcheck: relating the keys of one command, transaction or
+//     script call, and the wording of the finding;
+//   - groundtruth: the rules' labels checked against a real cluster.
+//
+// Adding a rule: add its entry to rules, copy the smallest rule package
+// (txslot), read the redisapi Result, report through report.Reporter, add
+// the analyzer to Analyzers, and write testdata/<name> cases with // want
+// lines, reported and silent.
 package analyzer
 
 import (

@@ -26,6 +26,12 @@ import (
 // GoRedis is the import path of go-redis v9.
 const GoRedis = "github.com/redis/go-redis/v9"
 
+// clientPackages are the packages whose methods this front end reads with
+// the go-redis method table. A client with the same API (go-redis v8) only
+// needs its path here; a client with another call shape gets its own
+// collector producing the same Call and Tx records.
+var clientPackages = map[string]bool{GoRedis: true}
+
 // Call is one Redis command sent from Go.
 type Call struct {
 	Node    *ast.CallExpr
@@ -83,7 +89,7 @@ func importsGoRedis(pkg *types.Package) bool {
 			return false
 		}
 		seen[p] = true
-		if p.Path() == GoRedis {
+		if clientPackages[p.Path()] {
 			return true
 		}
 		for _, q := range p.Imports() {
@@ -107,7 +113,7 @@ type collector struct {
 func run(pass *analysis.Pass) (any, error) {
 	x := pass.ResultOf[keyexpr.Analyzer].(*keyexpr.Extractor)
 	res := &Result{Keys: x}
-	if !importsGoRedis(pass.Pkg) || pass.Pkg.Path() == GoRedis || strings.HasPrefix(pass.Pkg.Path(), GoRedis+"/") {
+	if !importsGoRedis(pass.Pkg) || isClientPackage(pass.Pkg.Path()) {
 		return res, nil
 	}
 	c := &collector{pass: pass, x: x, res: res, txOf: map[*types.Var]*Tx{}}
@@ -123,11 +129,22 @@ func run(pass *analysis.Pass) (any, error) {
 	return res, nil
 }
 
+// isClientPackage reports whether path is a client library itself (or one
+// of its packages), whose own code is not checked.
+func isClientPackage(path string) bool {
+	for p := range clientPackages {
+		if path == p || strings.HasPrefix(path, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 // goRedisMethod returns the go-redis method a call invokes and the name of
 // its receiver's type.
 func (c *collector) goRedisMethod(call *ast.CallExpr) (*types.Func, string, bool) {
 	fn, ok := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
-	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != GoRedis {
+	if !ok || fn.Pkg() == nil || !clientPackages[fn.Pkg().Path()] {
 		return nil, "", false
 	}
 	sig := fn.Type().(*types.Signature)
