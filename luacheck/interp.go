@@ -962,34 +962,29 @@ func (in *interp) registerFunction(line int, argExprs []ast.Expr, args []value) 
 // closureWrites names every local assigned inside a function body.
 func closureWrites(chunk []ast.Stmt) map[string]bool {
 	out := map[string]bool{}
-	stack := []any{}
-	for _, s := range chunk {
-		stack = append(stack, s)
+	type item struct {
+		node   any
+		inside bool // within some function body
 	}
-	type inFn struct{ node any }
+	stack := make([]item, 0, 64)
+	for _, s := range chunk {
+		stack = append(stack, item{s, false})
+	}
 	var buf []any
 	for len(stack) > 0 {
-		n := stack[len(stack)-1]
+		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		inside := false
-		if w, ok := n.(inFn); ok {
-			n, inside = w.node, true
-		}
-		if a, ok := n.(*ast.AssignStmt); ok && inside {
+		if a, ok := it.node.(*ast.AssignStmt); ok && it.inside {
 			for _, l := range a.Lhs {
 				if id, ok := l.(*ast.IdentExpr); ok {
 					out[id.Value] = true
 				}
 			}
 		}
-		_, isFn := n.(*ast.FunctionExpr)
-		buf = children(n, buf[:0])
+		_, isFn := it.node.(*ast.FunctionExpr)
+		buf = children(it.node, buf[:0])
 		for _, ch := range buf {
-			if inside || isFn {
-				stack = append(stack, inFn{ch})
-			} else {
-				stack = append(stack, ch)
-			}
+			stack = append(stack, item{ch, it.inside || isFn})
 		}
 	}
 	return out
