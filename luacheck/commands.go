@@ -352,15 +352,15 @@ func keysIndexOf(id string) int {
 }
 
 // checkKeysIndex is LUA203: KEYS[n] beyond the number of keys passed.
-func (in *interp) checkKeysIndex(n, line int) {
+func (in *interp) checkKeysIndex(n, line int, label string) {
 	nk := in.c.opts.NumKeys
 	if !in.c.opts.KeysKnown || n <= nk {
 		return
 	}
 	in.c.report(Finding{
-		Pos:       Position{Line: line, Column: in.c.toks.column(line, "KEYS")},
+		Pos:       Position{Line: line, Column: in.c.toks.column(line, label)},
 		Rule:      RuleKeysIndex,
-		Message:   sprintf("KEYS[%d] is read but the script is called with %d key%s: it is nil", n, nk, plural(nk)),
+		Message:   sprintf("%s[%d] is read but the script is called with %d key%s: it is nil", label, n, nk, plural(nk)),
 		KeysIndex: n,
 		Function:  in.frame.fnName,
 	})

@@ -585,7 +585,7 @@ func (in *interp) index(e *ast.AttrGetExpr) value {
 	switch obj.kind {
 	case kKeys:
 		if n, err := strconv.Atoi(ks); lit && err == nil && k.kind == kNumber {
-			in.keysRead(n, e.Line())
+			in.keysRead(n, e.Line(), obj.label())
 			return value{kind: kString, key: slot.HoleKey("KEYS["+ks+"]", obj.label()+"["+ks+"]"), hasKey: true}
 		}
 		in.c.res.DynamicKeys = true
@@ -694,11 +694,11 @@ func (in *interp) isConstant(e ast.Expr) bool {
 	return false
 }
 
-func (in *interp) keysRead(n, line int) {
+func (in *interp) keysRead(n, line int, label string) {
 	if n > in.c.res.MaxKeysIndex {
 		in.c.res.MaxKeysIndex = n
 	}
-	in.checkKeysIndex(n, line)
+	in.checkKeysIndex(n, line, label)
 }
 
 // call evaluates a function call and returns its results.
