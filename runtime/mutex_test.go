@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"sort"
 	goruntime "runtime"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -53,10 +53,10 @@ func TestMutualExclusionUnderFaults(t *testing.T) {
 			counter    [locks]atomic.Int64
 			sections   [locks]sectionLog
 			concurrent atomic.Int64
-			acquired  atomic.Int64
-			skipped   atomic.Int64 // acquired but the lease had already run out
-			lostOnRel atomic.Int64
-			stale     atomic.Int64
+			acquired   atomic.Int64
+			skipped    atomic.Int64 // acquired but the lease had already run out
+			lostOnRel  atomic.Int64
+			stale      atomic.Int64
 		)
 		hooks := &recordingHooks{}
 		stop := make(chan struct{})
