@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
@@ -55,8 +56,14 @@ type Elem struct {
 	Loop ast.Node
 }
 
-// Extractor resolves expressions of one package.
+// Extractor resolves expressions of one package. It is the Result shared
+// by several analyzers that run in parallel: the exported methods are safe
+// for concurrent use.
 type Extractor struct {
+	// mu guards the memo tables (sums, holePos); the flow facts are
+	// computed once in New and only read afterwards.
+	mu sync.Mutex
+
 	fset       *token.FileSet
 	pkg        *types.Package
 	info       *types.Info
@@ -102,7 +109,11 @@ type env struct {
 }
 
 // Key returns the symbolic key of a string expression.
-func (x *Extractor) Key(e ast.Expr) slot.Key { return x.key(e, nil, 0) }
+func (x *Extractor) Key(e ast.Expr) slot.Key {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.key(e, nil, 0)
+}
 
 func (x *Extractor) hole(id, label string, decl token.Pos) slot.Key {
 	if decl.IsValid() {
@@ -476,7 +487,11 @@ func (x *Extractor) builder(fn *types.Func, call *ast.CallExpr, ev *env, depth i
 	})
 }
 
-func (x *Extractor) summary(fn *types.Func) (slot.Key, bool) { return x.summaryDepth(fn, 0) }
+func (x *Extractor) summary(fn *types.Func) (slot.Key, bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.summaryDepth(fn, 0)
+}
 
 // summaryDepth computes the key fn returns in terms of its parameters: the
 // same key from every return statement, or nothing.
@@ -539,7 +554,11 @@ func hasLiteral(k slot.Key) bool {
 
 // List resolves a []string expression (a keys slice) into its elements.
 // complete is false when some elements cannot be known.
-func (x *Extractor) List(e ast.Expr) ([]Elem, bool) { return x.list(e, nil, 0) }
+func (x *Extractor) List(e ast.Expr) ([]Elem, bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.list(e, nil, 0)
+}
 
 func (x *Extractor) list(e ast.Expr, ev *env, depth int) ([]Elem, bool) {
 	if depth > maxDepth {
@@ -709,6 +728,8 @@ func (x *Extractor) Vary(k slot.Key, loop ast.Node) slot.Key {
 	if loop == nil {
 		return k
 	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
 	return k.Substitute(func(h slot.Hole) (slot.Key, bool) {
 		p, ok := x.holePos[h.ID]
 		if !ok || p < loop.Pos() || p >= loop.End() {
@@ -724,6 +745,8 @@ func (x *Extractor) MapKeys(e ast.Expr) ([]Elem, bool) {
 	if !ok {
 		return nil, false
 	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
 	var out []Elem
 	for _, el := range lit.Elts {
 		kv, ok := el.(*ast.KeyValueExpr)

@@ -1,0 +1,313 @@
+package lockcheck
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
+	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
+	"github.com/slotlint/slotlint/slot"
+)
+
+// kind is what a Redis call does to its key, as far as the lock rules care.
+type kind uint8
+
+const (
+	acquireNoTTL kind = iota // SET NX (SETNX) leaving the key without expiry
+	acquireTTL               // SET NX with an expiry
+	expire                   // EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT
+	del                      // DEL, UNLINK
+	read                     // GET, HGET
+	write                    // SET, SETEX, HSET of one field
+)
+
+// event is one such call as seen from one function: the call itself, or a
+// call of a package function that makes it.
+type event struct {
+	kind  kind
+	key   slot.Key
+	field ast.Expr // HGET/HSET field; nil for string keys
+	fkey  slot.Key // the field as a key, to compare fields
+	call  *redisapi.Call
+	// at is where the event happens in this function: the Redis call, or
+	// the call of the helper that makes it (via).
+	at  *ast.CallExpr
+	via *types.Func
+	// value is the written value (write), ttl the expiry argument of
+	// SetNX (acquireNoTTL), direct calls only.
+	value, ttl ast.Expr
+}
+
+func (e *event) direct() bool { return e.via == nil }
+
+// classify turns a Redis call into events.
+func classify(pass *analysis.Pass, x *keyexpr.Extractor, c *redisapi.Call) []*event {
+	args := c.Node.Args
+	one := func(k kind) []*event {
+		if len(c.Keys) == 0 {
+			return nil
+		}
+		return []*event{{kind: k, key: c.Keys[0].Key, call: c, at: c.Node}}
+	}
+	switch c.Method {
+	case "SetNX":
+		if len(args) != 4 {
+			return nil
+		}
+		if d, ok := constInt(pass, args[3]); ok && d <= 0 {
+			ev := one(acquireNoTTL)
+			for _, e := range ev {
+				e.ttl = args[3]
+			}
+			return ev
+		}
+		return one(acquireTTL)
+	case "SetArgs":
+		if len(args) != 4 {
+			return nil
+		}
+		lit, ok := x.Composite(args[3])
+		if !ok {
+			return nil
+		}
+		mode := ""
+		if m, ok := keyexpr.Field(lit, "Mode"); ok {
+			s, ok := constString(pass, m)
+			if !ok {
+				return nil
+			}
+			mode = strings.ToUpper(s)
+		}
+		switch mode {
+		case "NX":
+			if hasExpiry(pass, lit) {
+				return one(acquireTTL)
+			}
+			return one(acquireNoTTL)
+		case "", "XX":
+			if g, ok := keyexpr.Field(lit, "Get"); ok && !isConstFalse(pass, g) {
+				return nil
+			}
+			ev := one(write)
+			for _, e := range ev {
+				e.value = args[2]
+			}
+			return ev
+		}
+		return nil // IFEQ and the other compare-and-set modes are guarded
+	case "Set", "SetEx":
+		if len(args) != 4 {
+			return nil
+		}
+		ev := one(write)
+		for _, e := range ev {
+			e.value = args[2]
+		}
+		return ev
+	case "Get":
+		return one(read)
+	case "HGet":
+		if len(args) != 3 {
+			return nil
+		}
+		ev := one(read)
+		for _, e := range ev {
+			e.field, e.fkey = args[2], x.Key(args[2])
+		}
+		return ev
+	case "HSet":
+		// One field and its value; maps, structs and several pairs are
+		// not followed.
+		if len(args) != 4 || c.Node.Ellipsis.IsValid() || !isStringType(pass.TypesInfo.TypeOf(args[2])) {
+			return nil
+		}
+		ev := one(write)
+		for _, e := range ev {
+			e.field, e.fkey, e.value = args[2], x.Key(args[2]), args[3]
+		}
+		return ev
+	case "Expire", "PExpire", "ExpireAt", "PExpireAt", "ExpireNX", "ExpireXX", "ExpireGT", "ExpireLT":
+		return one(expire)
+	case "Del", "Unlink":
+		var out []*event
+		for _, k := range c.Keys {
+			out = append(out, &event{kind: del, key: k.Key, call: c, at: c.Node})
+		}
+		return out
+	case "Do":
+		return classifyDo(pass, c)
+	}
+	return nil
+}
+
+// classifyDo reads Do("SET", k, v, "NX", "PX", ms) and Do("SETNX", k, v).
+func classifyDo(pass *analysis.Pass, c *redisapi.Call) []*event {
+	if len(c.Keys) != 1 {
+		return nil
+	}
+	k := c.Keys[0].Key
+	switch c.Command {
+	case "SETNX":
+		return []*event{{kind: acquireNoTTL, key: k, call: c, at: c.Node}}
+	case "SET":
+		nx, ttl := false, false
+		for _, a := range c.Node.Args[2:] {
+			s, ok := constString(pass, a)
+			if !ok {
+				continue
+			}
+			switch strings.ToUpper(s) {
+			case "NX":
+				nx = true
+			case "EX", "PX", "EXAT", "PXAT":
+				ttl = true
+			}
+		}
+		if !nx {
+			return nil
+		}
+		if ttl {
+			return []*event{{kind: acquireTTL, key: k, call: c, at: c.Node}}
+		}
+		return []*event{{kind: acquireNoTTL, key: k, call: c, at: c.Node}}
+	case "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT":
+		return []*event{{kind: expire, key: k, call: c, at: c.Node}}
+	}
+	return nil
+}
+
+// hasExpiry reports whether a SetArgs literal sets TTL, ExpireAt or KeepTTL
+// to something that is not the zero value.
+func hasExpiry(pass *analysis.Pass, lit *ast.CompositeLit) bool {
+	if v, ok := keyexpr.Field(lit, "TTL"); ok {
+		if d, ok := constInt(pass, v); !ok || d > 0 {
+			return true
+		}
+	}
+	if _, ok := keyexpr.Field(lit, "ExpireAt"); ok {
+		return true
+	}
+	return false
+}
+
+func constInt(pass *analysis.Pass, e ast.Expr) (int64, bool) {
+	tv, ok := pass.TypesInfo.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
+		return 0, false
+	}
+	return constant.Int64Val(tv.Value)
+}
+
+func constString(pass *analysis.Pass, e ast.Expr) (string, bool) {
+	tv, ok := pass.TypesInfo.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return "", false
+	}
+	return constant.StringVal(tv.Value), true
+}
+
+func isConstFalse(pass *analysis.Pass, e ast.Expr) bool {
+	tv, ok := pass.TypesInfo.Types[e]
+	return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && !constant.BoolVal(tv.Value)
+}
+
+func isStringType(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
+// maxHelperDepth bounds how many helper calls deep events are followed.
+const maxHelperDepth = 3
+
+// helpers projects the events of package functions to their call sites.
+type helpers struct {
+	pass   *analysis.Pass
+	x      *keyexpr.Extractor
+	decls  map[*types.Func]*fn
+	events map[*types.Func][]*event
+	busy   map[*types.Func]bool
+}
+
+// of returns the events a call of a package function makes, with the
+// callee's parameters bound to the call's arguments and its own values
+// renamed per call site (two calls are two values).
+func (h *helpers) of(call *ast.CallExpr, depth int) []*event {
+	callee, _ := typeutil.Callee(h.pass.TypesInfo, call).(*types.Func)
+	if callee == nil || depth > maxHelperDepth {
+		return nil
+	}
+	f := h.decls[callee]
+	if f == nil || h.busy[callee] {
+		return nil
+	}
+	evs, ok := h.events[callee]
+	if !ok {
+		h.busy[callee] = true
+		evs = h.collect(f, depth+1)
+		delete(h.busy, callee)
+		h.events[callee] = evs
+	}
+	if len(evs) == 0 {
+		return nil
+	}
+	sig, _ := callee.Type().(*types.Signature)
+	if sig == nil || sig.Variadic() || call.Ellipsis.IsValid() || sig.Params().Len() != len(call.Args) {
+		return nil
+	}
+	bind := map[string]slot.Key{}
+	for i := 0; i < sig.Params().Len(); i++ {
+		p := sig.Params().At(i)
+		id := fmt.Sprintf("v:%s@%d", p.Name(), p.Pos())
+		bind[id] = h.x.Key(call.Args[i])
+	}
+	sub := func(k slot.Key) slot.Key {
+		return k.Substitute(func(hole slot.Hole) (slot.Key, bool) {
+			if k, ok := bind[hole.ID]; ok {
+				return k, true
+			}
+			if strings.HasPrefix(hole.ID, "g:") {
+				return slot.Key{}, false
+			}
+			return slot.HoleKey(fmt.Sprintf("%s@call%d", hole.ID, call.Pos()), hole.Label), true
+		})
+	}
+	out := make([]*event, 0, len(evs))
+	for _, e := range evs {
+		p := *e
+		p.key = sub(e.key)
+		if e.field != nil {
+			p.fkey = sub(e.fkey)
+		}
+		p.at, p.via = call, callee
+		p.value, p.ttl = nil, nil
+		out = append(out, &p)
+	}
+	return out
+}
+
+// collect lists every event of a function body, closures included, as
+// the function's callers see them.
+func (h *helpers) collect(f *fn, depth int) []*event {
+	var out []*event
+	for _, e := range f.events {
+		if e.direct() {
+			out = append(out, e)
+		}
+	}
+	for _, c := range f.calls {
+		out = append(out, h.of(c, depth)...)
+	}
+	for _, lit := range f.lits {
+		out = append(out, h.collect(lit, depth)...)
+	}
+	return out
+}
