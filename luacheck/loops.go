@@ -31,8 +31,10 @@ func (in *interp) loopBody(stmts []ast.Stmt, prelude func()) *loopCtx {
 
 func (in *interp) whileStmt(s *ast.WhileStmt) {
 	in.expr(s.Condition)
-	in.cond(s.Condition)
+	// The bound is read before the condition's own comparison counts as
+	// a clamp: "while n > 0" does not bound n.
 	bound := in.boundOf(s.Condition)
+	in.cond(s.Condition)
 	loop := in.loopBody(s.Stmts, nil)
 	exits := hasExit(s.Stmts)
 	if !exits && !isFalsy(s.Condition) {
