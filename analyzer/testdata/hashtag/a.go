@@ -10,15 +10,15 @@ import (
 var ctx = context.Background()
 
 func tags(rdb *redis.Client, id, prefix string) {
-	rdb.Get(ctx, "{cart}:"+id)                   // want `key "\{cart\}:" \+ id has the constant hash tag \{cart\}: every key of the family is in slot 15997 \(hot shard\)`
-	rdb.Get(ctx, "basket:{"+id+"}")              // fine
-	rdb.Get(ctx, "{config}")                     // a single literal key: not a family
-	rdb.Get(ctx, "user:{}"+id)                   // want `key "user:\{\}" \+ id has an empty hash tag \{\}: Redis ignores it and hashes the whole key`
-	rdb.Get(ctx, "{user:"+id+"}:{cart}")         // want `key "\{user:" \+ id \+ "\}:\{cart\}" has a second hash tag that Redis ignores`
-	rdb.Get(ctx, prefix+":{"+id+"}")             // want `key prefix \+ ":\{" \+ id \+ "\}" has text of unknown value \(prefix\) before its hash tag`
-	rdb.Get(ctx, "member:{"+id+":cart")          // want `key "member:\{" \+ id \+ ":cart" opens a hash tag with '\{' but never closes it`
+	rdb.Get(ctx, "{cart}:"+id)                                // want `key "\{cart\}:" \+ id has the constant hash tag \{cart\}: every key of the family is in slot 15997 \(hot shard\)`
+	rdb.Get(ctx, "basket:{"+id+"}")                           // fine
+	rdb.Get(ctx, "{config}")                                  // a single literal key: not a family
+	rdb.Get(ctx, "user:{}"+id)                                // want `key "user:\{\}" \+ id has an empty hash tag \{\}: Redis ignores it and hashes the whole key`
+	rdb.Get(ctx, "{user:"+id+"}:{cart}")                      // want `key "\{user:" \+ id \+ "\}:\{cart\}" has a second hash tag that Redis ignores`
+	rdb.Get(ctx, prefix+":{"+id+"}")                          // want `key prefix \+ ":\{" \+ id \+ "\}" has text of unknown value \(prefix\) before its hash tag`
+	rdb.Get(ctx, "member:{"+id+":cart")                       // want `key "member:\{" \+ id \+ ":cart" opens a hash tag with '\{' but never closes it`
 	rdb.HSet(ctx, fmt.Sprintf("{sessions}:%s", id), "f", "v") // want `constant hash tag \{sessions\}`
-	rdb.Set(ctx, "plain:"+id, 1, 0)              // no tag at all: fine
+	rdb.Set(ctx, "plain:"+id, 1, 0)                           // no tag at all: fine
 }
 
 func families(rdb *redis.Client, id string) {
