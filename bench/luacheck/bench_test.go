@@ -1,12 +1,15 @@
 package luacheckbench
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/yuin/gopher-lua/parse"
 
 	"github.com/slotlint/slotlint/luacheck"
 )
@@ -156,4 +159,27 @@ func TestCorpus(t *testing.T) {
 		}
 	}
 	t.Logf("findings by rule: %v", seen)
+}
+
+// BenchmarkParseOnly is the floor under slotlint's numbers: gopher-lua's
+// parser alone over the same files, already in memory.
+func BenchmarkParseOnly(b *testing.B) {
+	paths, total := corpus(b)
+	srcs := make([][]byte, len(paths))
+	for i, p := range paths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		srcs[i] = src
+	}
+	b.SetBytes(total)
+	for b.Loop() {
+		for _, src := range srcs {
+			if _, err := parse.Parse(bytes.NewReader(src), "x"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(len(paths))*float64(b.N)/b.Elapsed().Seconds(), "files/s")
 }
