@@ -61,7 +61,6 @@ type frame struct {
 	// implicitArg: a vararg function, where Lua 5.1 declares "arg".
 	implicitArg bool
 	returns     []value
-	returned    bool
 	// Function-level context for Functions callbacks.
 	fnName     string
 	noWrites   bool
@@ -257,7 +256,6 @@ func (in *interp) stmt(s ast.Stmt) {
 		in.funcDef(s)
 	case *ast.ReturnStmt:
 		vals := in.exprList(s.Exprs)
-		in.frame.returned = true
 		for i, v := range vals {
 			if i < len(in.frame.returns) {
 				in.frame.returns[i] = join(in.frame.returns[i], v)
@@ -413,8 +411,8 @@ func (in *interp) expr(e ast.Expr) value {
 		return in.concat(l, r)
 	case *ast.ArithmeticOpExpr:
 		l, r := in.expr(e.Lhs), in.expr(e.Rhs)
-		in.arithmetic(e.Line(), e.Operator, e.Lhs, l)
-		in.arithmetic(e.Line(), e.Operator, e.Rhs, r)
+		in.arithmetic(e.Line(), e.Operator, l)
+		in.arithmetic(e.Line(), e.Operator, r)
 		return value{kind: kNumber, src: l.src | r.src, clamped: l.clamped && r.clamped}
 	case *ast.UnaryMinusOpExpr:
 		if n, ok := e.Expr.(*ast.NumberExpr); ok {
@@ -422,7 +420,7 @@ func (in *interp) expr(e ast.Expr) value {
 			return value{kind: kNumber, key: slot.Literal("-" + n.Value), hasKey: true, clamped: true}
 		}
 		v := in.expr(e.Expr)
-		in.arithmetic(e.Line(), "-", e.Expr, v)
+		in.arithmetic(e.Line(), "-", v)
 		return value{kind: kNumber, src: v.src}
 	case *ast.UnaryNotOpExpr:
 		in.expr(e.Expr)
@@ -573,7 +571,8 @@ func (in *interp) globalWrite(name string, line int, isFunc bool) {
 
 func (in *interp) index(e *ast.AttrGetExpr) value {
 	// os.time, io.open, debug.traceback: name the member in the message.
-	if id, ok := e.Object.(*ast.IdentExpr); ok && in.scope.lookup(id.Value) == nil && !sandboxGlobals[id.Value] {
+	if id, ok := e.Object.(*ast.IdentExpr); ok && in.scope.lookup(id.Value) == nil && !sandboxGlobals[id.Value] &&
+		!(id.Value == "arg" && in.frame.implicitArg) {
 		if k, ok := e.Key.(*ast.StringExpr); ok {
 			in.missingGlobal(id.Value, id.Value+"."+k.Value, e.Line())
 			return unknown

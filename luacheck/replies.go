@@ -52,7 +52,7 @@ func (in *interp) relational(e *ast.RelationalOpExpr, l, r value) {
 }
 
 // arithmetic is the arithmetic half of LUA304.
-func (in *interp) arithmetic(line int, op string, _ ast.Expr, v value) {
+func (in *interp) arithmetic(line int, op string, v value) {
 	if !v.maybeNil || v.cmd == "" {
 		return
 	}
