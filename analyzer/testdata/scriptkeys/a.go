@@ -13,13 +13,15 @@ var incr = redis.NewScript(`return redis.call('INCR', KEYS[1])`)
 func scripts(rdb *redis.ClusterClient, id string, keys []string) {
 	incr.Run(ctx, rdb, []string{"lock:" + id, "owner:" + id}, "tok") // want `EVALSHA keys "lock:" \+ id and "owner:" \+ id share no hash tag`
 	incr.Run(ctx, rdb, []string{"lock:{" + id + "}", "owner:{" + id + "}"}, "tok")
-	incr.RunRO(ctx, rdb, []string{"a", "b"})          // want `EVALSHA_RO keys "a" \(slot 15495\) and "b" \(slot 3300\) are in different slots`
-	incr.Run(ctx, rdb, nil, "user:"+id)               // want `Script.Run called with zero keys: a cluster client sends it to an arbitrary master`
-	incr.Eval(ctx, rdb, []string{}, 1)                // want `Script.Eval called with zero keys`
-	incr.EvalSha(ctx, rdb, []string{"one"})           // one key
-	incr.Run(ctx, rdb, keys)                          // unresolved: silent without -strict
-	rdb.Eval(ctx, "return 1", []string{"e:1", "e:2"}) // want `EVAL keys "e:1" \(slot \d+\) and "e:2" \(slot \d+\) are in different slots`
-	rdb.EvalSha(ctx, "sha", nil)                      // want `EvalSha called with zero keys`
+	incr.RunRO(ctx, rdb, []string{"a", "b"})                       // want `EVALSHA_RO keys "a" \(slot 15495\) and "b" \(slot 3300\) are in different slots`
+	incr.Run(ctx, rdb, nil, "user:"+id)                            // want `Script.Run called with zero keys: a cluster client sends it to an arbitrary master`
+	incr.Eval(ctx, rdb, []string{}, 1)                             // want `Script.Eval called with zero keys`
+	incr.EvalRO(ctx, rdb, []string{"o:" + id, "p:" + id})          // want `EVAL_RO keys "o:" \+ id and "p:" \+ id share no hash tag`
+	incr.EvalShaRO(ctx, rdb, []string{"{o}:" + id, "{o}:x:" + id}) // same literal tag
+	incr.EvalSha(ctx, rdb, []string{"one"})                        // one key
+	incr.Run(ctx, rdb, keys)                                       // unresolved: silent without -strict
+	rdb.Eval(ctx, "return 1", []string{"e:1", "e:2"})              // want `EVAL keys "e:1" \(slot \d+\) and "e:2" \(slot \d+\) are in different slots`
+	rdb.EvalSha(ctx, "sha", nil)                                   // want `EvalSha called with zero keys`
 	rdb.EvalRO(ctx, "return 1", []string{"{e}:1", "{e}:2"})
 	rdb.EvalShaRO(ctx, "sha", []string{"r:" + id, "s:" + id}) // want `EVALSHA_RO keys`
 	rdb.FCall(ctx, "fn", []string{"f:" + id, "g:" + id})      // want `FCALL keys`
