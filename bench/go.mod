@@ -8,8 +8,8 @@ require (
 )
 
 require (
-	github.com/bsm/redislock v0.9.4 // indirect
-	github.com/go-redsync/redsync/v4 v4.18.1 // indirect
+	github.com/bsm/redislock v0.9.4
+	github.com/go-redsync/redsync/v4 v4.18.1
 	github.com/sigurn/crc16 v0.0.0-20211026045750-20ab5afb07e3 // indirect
 	github.com/yuin/gopher-lua v1.1.2 // indirect
 )

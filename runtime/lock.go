@@ -7,8 +7,11 @@ import (
 	"errors"
 	"fmt"
 	mrand "math/rand/v2"
+	"strconv"
 	"sync"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // ObtainOptions tune one Obtain or LockAndSet call. nil means the defaults.
@@ -28,13 +31,16 @@ type ObtainOptions struct {
 //
 // In Redis the lock is a hash at Key() with the owner's token, the reentry
 // count and the fencing token, expiring after the TTL; next to it a counter
-// at Key()+":fence" issues fencing tokens. Both share the lock key's hash
-// tag, so the lock key must have one (build it with Key); the counter is the
-// only key a lock leaves behind, one per lock key, however often it is taken.
+// at Key()+":fence" issues fencing tokens, and a short-lived list at
+// Key()+":wake" wakes one waiter at each release. All share the lock key's
+// hash tag, so the lock key must have one (build it with Key); the counter is
+// the only key a lock leaves behind, one per lock key, however often it is
+// taken.
 type Lock struct {
 	c        *Client
 	key      string
 	fenceKey string
+	wakeKey  string
 	token    string
 	fence    int64
 	count    int64
@@ -92,15 +98,15 @@ func newToken() (string, error) {
 	return base64.RawURLEncoding.EncodeToString(b[:]), nil
 }
 
-func lockKeys(key string) (fenceKey string, err error) {
+func lockKeys(key string) (fenceKey, wakeKey string, err error) {
 	if key == "" {
-		return "", invalidArg("empty lock key")
+		return "", "", invalidArg("empty lock key")
 	}
-	fenceKey = derivedKey(key, "fence")
-	if err := SameSlot(key, fenceKey); err != nil {
-		return "", fmt.Errorf("lock key %q needs a hash tag so its fencing counter shares its slot: %w", key, err)
+	fenceKey, wakeKey = derivedKey(key, "fence"), derivedKey(key, "wake")
+	if err := SameSlot(key, fenceKey, wakeKey); err != nil {
+		return "", "", fmt.Errorf("lock key %q needs a hash tag so its fencing counter shares its slot: %w", key, err)
 	}
-	return fenceKey, nil
+	return fenceKey, wakeKey, nil
 }
 
 // obtainRequest is one lock acquisition: by obtain.lua, or by
@@ -108,6 +114,7 @@ func lockKeys(key string) (fenceKey string, err error) {
 type obtainRequest struct {
 	key      string
 	fenceKey string
+	wakeKey  string
 	ttl      time.Duration
 	ttlMS    int64
 	token    string
@@ -141,7 +148,7 @@ func (c *Client) Obtain(ctx context.Context, key string, ttl time.Duration, opts
 }
 
 func (c *Client) newObtainRequest(key string, ttl time.Duration, opts *ObtainOptions) (*obtainRequest, error) {
-	fenceKey, err := lockKeys(key)
+	fenceKey, wakeKey, err := lockKeys(key)
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +156,7 @@ func (c *Client) newObtainRequest(key string, ttl time.Duration, opts *ObtainOpt
 	if err != nil {
 		return nil, err
 	}
-	req := &obtainRequest{key: key, fenceKey: fenceKey, ttl: ttl, ttlMS: ms}
+	req := &obtainRequest{key: key, fenceKey: fenceKey, wakeKey: wakeKey, ttl: ttl, ttlMS: ms}
 	if opts != nil {
 		req.token = opts.Token
 		req.noWait = opts.NoWait
@@ -194,21 +201,62 @@ func (c *Client) obtain(ctx context.Context, req *obtainRequest) (*Lock, error) 
 		if req.noWait {
 			return done(nil, fmt.Errorf("%w: %q is held by another owner", ErrNotObtained, req.key))
 		}
-		t := time.NewTimer(c.backoff(attempts, holderTTL))
-		select {
-		case <-t.C:
-		case <-g.wake:
-			t.Stop()
-		case <-ctx.Done():
-			t.Stop()
-			return done(nil, fmt.Errorf("%w: %q: %w", ErrNotObtained, req.key, ctx.Err()))
+		if err := c.wait(ctx, g, req.wakeKey, attempts, holderTTL); err != nil {
+			return done(nil, fmt.Errorf("%w: %q: %w", ErrNotObtained, req.key, err))
 		}
 	}
 }
 
-// backoff returns the full-jitter delay before attempt+1.
-func (c *Client) backoff(attempt int, holderTTL time.Duration) time.Duration {
-	bound := c.maxBackoff
+// blocker is what waiting on the wake-up list needs: all go-redis clients.
+type blocker interface {
+	Do(ctx context.Context, args ...any) *redis.Cmd
+}
+
+// wakeBackoffFactor stretches the backoff bound while waiting on the
+// wake-up list: releases wake a waiter at once, so the timeout only matters
+// when a holder dies or a wake-up goes to a waiter that then loses the race,
+// and short timeouts would only add load.
+const wakeBackoffFactor = 16
+
+// wait returns after a backoff delay, or earlier when a release signals the
+// lock free: through Redis (BLPOP on the lock's wake-up list, which a release
+// by any process pushes to, waking the longest-waiting client first) or, on a
+// client that cannot block, through this Client's own releases.
+func (c *Client) wait(ctx context.Context, g *gate, wakeKey string, attempt int, holderTTL time.Duration) error {
+	if b, ok := c.rdb.(blocker); ok {
+		d := c.backoff(attempt, holderTTL, c.maxBackoff*wakeBackoffFactor)
+		// BLPOP takes seconds with millisecond precision; round up so a
+		// short delay does not become 0, which would block forever.
+		ms := max(d.Milliseconds(), 1)
+		err := b.Do(ctx, "BLPOP", wakeKey, strconv.FormatFloat(float64(ms)/1000, 'f', 3, 64)).Err()
+		switch {
+		case err == nil || err == redis.Nil:
+			return nil
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case redis.HasErrorPrefix(err, "WRONGTYPE"):
+			return fmt.Errorf("%w: wake-up key %q", ErrWrongType, wakeKey)
+		default:
+			// The wait is an optimisation: on a failure fall back to
+			// sleeping, and let the next attempt report a real problem.
+		}
+	}
+	t := time.NewTimer(c.backoff(attempt, holderTTL, c.maxBackoff))
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-g.wake:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// backoff returns the full-jitter delay before attempt+1: uniform below
+// min(MinBackoff·2^(attempt-1), maxDelay, holderTTL).
+func (c *Client) backoff(attempt int, holderTTL, maxDelay time.Duration) time.Duration {
+	bound := maxDelay
 	if shift := attempt - 1; shift < 32 {
 		if b := c.minBackoff << shift; b > 0 && b < bound {
 			bound = b
@@ -239,6 +287,7 @@ func (c *Client) attempt(ctx context.Context, req *obtainRequest) (*Lock, time.D
 		c:          c,
 		key:        req.key,
 		fenceKey:   req.fenceKey,
+		wakeKey:    req.wakeKey,
 		token:      req.token,
 		fence:      r.fence,
 		count:      r.count,
@@ -308,7 +357,7 @@ func (l *Lock) Release(ctx context.Context) error {
 	if stop != nil {
 		stop()
 	}
-	reply, err := l.c.run(ctx, releaseScript, []string{l.key}, l.token)
+	reply, err := l.c.run(ctx, releaseScript, []string{l.key, l.wakeKey}, l.token)
 	if err != nil {
 		return fmt.Errorf("releasing %q: %w", l.key, err)
 	}

@@ -112,7 +112,7 @@ func TestExpiryTakeover(t *testing.T) {
 		}
 		// Release marked the stale entry released, so test the Lua-side
 		// refusals once more on a handle that has not been released.
-		ghost := &Lock{c: New(rdb, nil), key: key, fenceKey: key + ":fence", token: stale.Token(), fence: stale.Fence(), ttl: time.Minute}
+		ghost := &Lock{c: New(rdb, nil), key: key, fenceKey: key + ":fence", wakeKey: key + ":wake", token: stale.Token(), fence: stale.Fence(), ttl: time.Minute}
 		if err := ghost.Refresh(ctx, time.Minute); !errors.Is(err, ErrLockLost) {
 			t.Errorf("stale token refresh: %v, want ErrLockLost", err)
 		}
