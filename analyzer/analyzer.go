@@ -11,7 +11,8 @@
 //   - crossslot (SL1001, SL1002, SL1005), txslot (SL1003), scriptkeys
 //     (SL1004, SL1203), hashtag (SL1101-SL1105): one package per rule
 //     family, each with doc.go and an analysistest suite whose cases live
-//     in testdata/<family>;
+//     in testdata/<family>; lockcheck (SL1301-SL1304), one file per
+//     rule, for hand-rolled locks and lost updates;
 //   - internal/keyexpr: Go expressions to symbolic keys (slot.Key), with
 //     key-builder facts across packages;
 //   - internal/redisapi: Redis calls as "command + keys" records, the only
@@ -32,6 +33,7 @@ import (
 	"github.com/slotlint/slotlint/analyzer/config"
 	"github.com/slotlint/slotlint/analyzer/crossslot"
 	"github.com/slotlint/slotlint/analyzer/hashtag"
+	"github.com/slotlint/slotlint/analyzer/lockcheck"
 	"github.com/slotlint/slotlint/analyzer/scriptkeys"
 	"github.com/slotlint/slotlint/analyzer/txslot"
 )
@@ -45,5 +47,6 @@ func Analyzers() []*analysis.Analyzer {
 		txslot.Analyzer,
 		scriptkeys.Analyzer,
 		hashtag.Analyzer,
+		lockcheck.Analyzer,
 	}
 }

@@ -109,6 +109,38 @@ var catalogue = []Rule{
 		Good: `script.Run(ctx, rdb, []string{"user:{" + id + "}"})`,
 		Fix:  "Pass every key the script touches in KEYS.",
 	},
+	{
+		ID: "SL1301", Title: "SETNX then EXPIRE: lock without TTL if the process dies between", Analyzer: "lockcheck",
+		What: "A key set with NX and no expiry (SetNX with expiration 0, SetArgs{Mode: \"NX\"} without TTL, SETNX) that EXPIRE or PEXPIRE gives a TTL on a later step.",
+		Why:  "A crash, a deploy or a dropped connection between the two commands leaves a lock that never expires: every later acquisition fails until someone deletes the key by hand.",
+		Bad:  "ok, _ := rdb.SetNX(ctx, key, token, 0).Result()\nif ok { rdb.Expire(ctx, key, 10*time.Second) }",
+		Good: "ok, _ := rdb.SetNX(ctx, key, token, 10*time.Second).Result() // SET key token NX PX 10000",
+		Fix:  "Set the TTL in the same command (offered as a suggested fix when both calls are in one function), or take the lock with runtime's Client.Obtain.",
+	},
+	{
+		ID: "SL1302", Title: "lock released by DEL without an owner check, or GET-compare-DEL", Analyzer: "lockcheck",
+		What: "DEL or UNLINK of a lock key (a key family the package sets with NX) outside a WATCH transaction or a script, with no owner check or after a GET and a comparison in Go.",
+		Why:  "Once the lock has expired and another client holds it, an unchecked DEL deletes that client's lock; with GET, compare, DEL the lock can change hands between the GET and the DEL. Two clients then run the critical section at once.",
+		Bad:  "if v, _ := rdb.Get(ctx, key).Result(); v == token { rdb.Del(ctx, key) }",
+		Good: "lock, err := locks.Obtain(ctx, key, ttl, nil) // runtime.Client\n...\ndefer lock.Release(ctx)",
+		Fix:  "Release with runtime's Lock.Release, or a script that deletes the key only while it still holds this owner's token.",
+	},
+	{
+		ID: "SL1303", Title: "lock retry loop with a constant sleep (no backoff, no jitter)", Analyzer: "lockcheck",
+		What: "A loop around a lock acquisition (SET NX) that waits a duration the loop never changes: time.Sleep, time.After, time.Tick or a ticker.",
+		Why:  "Clients that lose the race together retry together: they hit the key's shard in lockstep, waste round trips while the holder works, and the same client can lose again and again.",
+		Bad:  "for { if ok, _ := rdb.SetNX(ctx, key, token, ttl).Result(); ok { break }; time.Sleep(5 * time.Millisecond) }",
+		Good: "lock, err := locks.Obtain(ctx, key, ttl, nil) // exponential backoff with full jitter, bounded by ctx",
+		Fix:  "Grow the wait exponentially and add random jitter, or use runtime's Client.Obtain.",
+	},
+	{
+		ID: "SL1304", Title: "GET then SET of the same key with no WATCH or script (lost update)", Analyzer: "lockcheck",
+		What: "GET then SET of one key (or HGET then HSET of one field) where the written value, or whether the write happens, depends on what was read, outside WATCH and scripts.",
+		Why:  "Client A reads, client B reads, A writes, B writes over it: A's update is lost (a counter misses increments, a maximum goes back down).",
+		Bad:  "cur, _ := rdb.Get(ctx, key).Int64()\nif v > cur { rdb.Set(ctx, key, v, 0) }",
+		Good: "rose, err := counters.MaxUpdate(ctx, key, dirtySet, id, v) // runtime.Client: one script",
+		Fix:  "Use an atomic command (INCRBY, HINCRBY), runtime's Client.MaxUpdate for a running maximum, a script, or WATCH with TxPipelined retried on redis.TxFailedErr.",
+	},
 }
 
 var byID = func() map[string]*Rule {

@@ -1,0 +1,36 @@
+// Package lockcheck defines an Analyzer that reports hand-rolled Redis
+// locks and read-modify-write code with known races, and points at the
+// runtime package's vetted replacements.
+//
+// # Analyzer lockcheck
+//
+// lockcheck: report hand-rolled Redis locks and read-modify-write code with known races
+//
+// The analyzer follows, per function and along its control-flow graph
+// (early returns, loops), the go-redis v9 calls on each key, including the
+// calls made by helper functions of the package, whose keys are bound to
+// the arguments of each call. It reports:
+//
+//   - SL1301 (ttl.go): SETNX, or SET NX without expiry, then EXPIRE or
+//     PEXPIRE of the same key on some later path. A process that dies in
+//     between leaves a lock that never expires. When both calls are in
+//     one function and the EXPIRE is a statement of its own, a suggested
+//     fix moves its duration into SetNX and deletes it.
+//   - SL1302 (release.go): a lock key (a key of a family the package sets
+//     with NX) deleted by DEL or UNLINK outside a WATCH transaction or a
+//     script: either with no owner check, or after a GET whose value
+//     decides the DEL (GET, compare, DEL), which races with expiry and
+//     takeover. Release with runtime's Lock.Release or a token-checked
+//     script.
+//   - SL1303 (retry.go): a loop around a lock acquisition that waits a
+//     duration the loop never changes (time.Sleep, time.After, time.Tick,
+//     a ticker). Back off exponentially with jitter, as runtime's
+//     Client.Obtain does.
+//   - SL1304 (lostupdate.go): GET then SET of the same key, or HGET then
+//     HSET of the same field, where the written value or the decision to
+//     write depends on what was read, outside WATCH and scripts: another
+//     client's update between the two is lost. Use INCRBY/HINCRBY,
+//     runtime's Client.MaxUpdate, a script, or WATCH with TxPipelined.
+//
+// Suppress one finding with //slotlint:ignore SL1304 reason.
+package lockcheck

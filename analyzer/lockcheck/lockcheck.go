@@ -1,0 +1,121 @@
+package lockcheck
+
+import (
+	"go/ast"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/slotlint/slotlint/analyzer/config"
+	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
+	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
+	"github.com/slotlint/slotlint/analyzer/report"
+	"github.com/slotlint/slotlint/analyzer/rules"
+)
+
+// Analyzer reports SL1301, SL1302, SL1303 and SL1304.
+var Analyzer = &analysis.Analyzer{
+	Name:     "lockcheck",
+	Doc:      doc,
+	Run:      run,
+	Requires: []*analysis.Analyzer{config.Analyzer, redisapi.Analyzer},
+	URL:      "https://pkg.go.dev/github.com/slotlint/slotlint/analyzer/lockcheck",
+}
+
+var doc = "report hand-rolled Redis locks and read-modify-write code with known races\n\n" +
+	"SETNX then EXPIRE, DEL without an owner check, fixed-interval lock retries and GET then SET " +
+	"without WATCH or a script. Rules: " + strings.Join(rules.Of("lockcheck"), ", ") + "."
+
+// checker holds one package's functions and their events.
+type checker struct {
+	pass *analysis.Pass
+	cfg  *config.Config
+	r    *report.Reporter
+	x    *keyexpr.Extractor
+	fns  []*fn // every function, literals included
+	h    *helpers
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	cfg := pass.ResultOf[config.Analyzer].(*config.Config)
+	res := pass.ResultOf[redisapi.Analyzer].(*redisapi.Result)
+	ids := rules.Of("lockcheck")
+	r := report.New(pass, cfg, ids...)
+	if len(res.Calls) == 0 || !r.Enabled(ids...) {
+		return nil, nil
+	}
+	c := &checker{pass: pass, cfg: cfg, r: r, x: res.Keys}
+	byNode := map[*ast.CallExpr]*redisapi.Call{}
+	interesting := false
+	for _, call := range res.Calls {
+		byNode[call.Node] = call
+		switch call.Method {
+		case "SetNX", "SetArgs", "Do", "Get", "HGet":
+			interesting = true
+		}
+	}
+	if !interesting {
+		return nil, nil // every rule starts from an acquisition or a read
+	}
+	c.collect(byNode)
+	c.ttl()
+	c.release()
+	c.retry()
+	c.lostUpdate()
+	return nil, nil
+}
+
+// collect builds the functions of the package with their Redis events and
+// their calls of package functions.
+func (c *checker) collect(byNode map[*ast.CallExpr]*redisapi.Call) {
+	c.h = &helpers{pass: c.pass, x: c.x, decls: map[*types.Func]*fn{}, events: map[*types.Func][]*event{}, busy: map[*types.Func]bool{}}
+	for _, file := range c.pass.Files {
+		for _, d := range file.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			top := &fn{pass: c.pass, body: fd.Body, typ: fd.Type}
+			if obj, ok := c.pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+				top.decl = obj
+				c.h.decls[obj] = top
+			}
+			c.fns = append(c.fns, top)
+			stack := []*fn{top}
+			var nodes []ast.Node
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				if n == nil {
+					if _, ok := nodes[len(nodes)-1].(*ast.FuncLit); ok {
+						stack = stack[:len(stack)-1]
+					}
+					nodes = nodes[:len(nodes)-1]
+					return true
+				}
+				nodes = append(nodes, n)
+				cur := stack[len(stack)-1]
+				switch n := n.(type) {
+				case *ast.FuncLit:
+					lit := &fn{pass: c.pass, body: n.Body, typ: n.Type}
+					cur.lits = append(cur.lits, lit)
+					c.fns = append(c.fns, lit)
+					stack = append(stack, lit)
+				case *ast.CallExpr:
+					if call, ok := byNode[n]; ok {
+						cur.events = append(cur.events, classify(c.pass, c.x, call)...)
+					} else if callee, ok := typeutil.Callee(c.pass.TypesInfo, n).(*types.Func); ok && callee.Pkg() == c.pass.Pkg {
+						cur.calls = append(cur.calls, n)
+					}
+				}
+				return true
+			})
+		}
+	}
+	for _, f := range c.fns {
+		f.all = append(f.all, f.events...)
+		for _, call := range f.calls {
+			f.all = append(f.all, c.h.of(call, 0)...)
+		}
+	}
+}

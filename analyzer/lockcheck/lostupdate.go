@@ -1,0 +1,88 @@
+package lockcheck
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// lostUpdate reports SL1304: a GET (HGET) then a SET (HSET) of the same key
+// (and field) whose value, or whether it happens at all, depends on what was
+// read, with no WATCH or script around them. Two clients interleaving
+// read, read, write, write lose the first client's update.
+func (c *checker) lostUpdate() {
+	if !c.r.Enabled("SL1304") {
+		return
+	}
+	for _, f := range c.fns {
+		for _, r := range f.all {
+			if r.kind != read || !r.direct() || inWatch(r) {
+				continue
+			}
+			var t *taint
+			for _, w := range f.all {
+				if w.kind != write || inWatch(w) || !w.key.Equal(r.key) || (r.field == nil) != (w.field == nil) {
+					continue
+				}
+				if r.field != nil && !r.fkey.Equal(w.fkey) {
+					continue
+				}
+				if !f.before(r.at, w.at) {
+					continue
+				}
+				if t == nil {
+					t = newTaint(f, r.at)
+				}
+				byValue := w.value != nil && t.mentions(w.value)
+				if !byValue && !f.decidedBy(r.at, w.at, func(e ast.Expr) bool { return t.mentions(e) }) {
+					continue
+				}
+				c.r.Report("SL1304", w.at, nil, "%s", lostUpdateMessage(r, w, byValue, byValue && arithmetic(c.x.Origin(w.value), t)))
+			}
+		}
+	}
+}
+
+func inWatch(e *event) bool { return e.call.Tx != nil && e.call.Tx.Method == "Watch" }
+
+func lostUpdateMessage(r, w *event, byValue, counter bool) string {
+	what := r.key.String()
+	rd, wr := command(r), commandOf(w)
+	if r.field != nil {
+		what += " field " + r.fkey.String()
+	}
+	var fix string
+	switch {
+	case counter && r.field != nil:
+		fix = "use HINCRBY, or a script, or WATCH with TxPipelined"
+	case counter:
+		fix = "use INCRBY, or a script, or WATCH with TxPipelined"
+	case byValue:
+		fix = "use a script, or WATCH with TxPipelined"
+	default:
+		fix = "use runtime's Client.MaxUpdate for a running maximum, or a script, or WATCH with TxPipelined"
+	}
+	return wr + " of " + what + " depends on the " + rd + " before it with no WATCH or script: client A " + rd +
+		"s, client B " + rd + "s, A " + wr + "s, B " + wr + "s and A's update is lost; " + fix
+}
+
+// arithmetic reports whether the written value adds to or subtracts from
+// the value read: a counter emulated with GET and SET.
+func arithmetic(v ast.Expr, t *taint) bool {
+	found := false
+	ast.Inspect(v, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BinaryExpr); ok && (b.Op == token.ADD || b.Op == token.SUB) && isNumber(t.info.TypeOf(b)) && (t.mentions(b.X) || t.mentions(b.Y)) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func isNumber(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsNumeric != 0
+}

@@ -1,0 +1,81 @@
+package lockcheck
+
+import (
+	"go/ast"
+
+	"strings"
+	"unicode"
+
+	"github.com/slotlint/slotlint/slot"
+)
+
+// release reports SL1302: a lock key (a key some code of the package sets
+// with NX) deleted by DEL or UNLINK outside a WATCH transaction or a
+// script. Without an owner check the DEL removes whoever holds the lock
+// now; with GET, compare, DEL the lock can change hands between the GET
+// and the DEL.
+func (c *checker) release() {
+	if !c.r.Enabled("SL1302") {
+		return
+	}
+	var locks []slot.Key
+	for _, f := range c.fns {
+		for _, e := range f.all {
+			if e.kind == acquireNoTTL || e.kind == acquireTTL {
+				locks = append(locks, e.key)
+			}
+		}
+	}
+	if len(locks) == 0 {
+		return
+	}
+	for _, f := range c.fns {
+		for _, d := range f.all {
+			if d.kind != del || (d.call.Tx != nil && d.call.Tx.Method == "Watch") || !isLock(d.key, locks) {
+				continue
+			}
+			if r := c.ownerRead(f, d); r != nil {
+				c.r.Report("SL1302", d.at, nil,
+					"lock key %s released by GET, compare, %s: the lock can expire and pass to another client between the GET and the %s, which then deletes their lock; release with runtime's Lock.Release (from Client.Obtain) or a script that compares the token and deletes in one step",
+					d.key, commandOf(d), d.call.Command)
+				continue
+			}
+			c.r.Report("SL1302", d.at, nil,
+				"lock key %s released by %s without an owner check: if the lock expired and another client took it, this deletes their lock; release with runtime's Lock.Release (from Client.Obtain) or a script that deletes only while the value is still this owner's token",
+				d.key, commandOf(d))
+		}
+	}
+}
+
+// isLock reports whether k is a key set with NX somewhere in the package:
+// the same key, or a key of the same family (same literal text, values in
+// the same places) whose text names something, so that "*:*" built from
+// unrelated values does not count.
+func isLock(k slot.Key, locks []slot.Key) bool {
+	shape := k.Shape()
+	family := strings.IndexFunc(shape, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
+	for _, l := range locks {
+		if l.Equal(k) || (family && l.Shape() == shape) {
+			return true
+		}
+	}
+	return false
+}
+
+// ownerRead returns the GET of the same key whose value decides, before
+// it, whether the DEL runs.
+func (c *checker) ownerRead(f *fn, d *event) *event {
+	for _, r := range f.all {
+		if r.kind != read || r.field != nil || !r.direct() || !r.key.Equal(d.key) {
+			continue
+		}
+		if !f.before(r.at, d.at) {
+			continue
+		}
+		t := newTaint(f, r.at)
+		if f.decidedBy(r.at, d.at, func(e ast.Expr) bool { return t.mentions(e) }) {
+			return r
+		}
+	}
+	return nil
+}

@@ -1,0 +1,202 @@
+package lockcheck
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"time"
+
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// retry reports SL1303: a loop around a lock acquisition (SET NX) that
+// waits the same time between attempts: time.Sleep, time.After,
+// time.Tick or a ticker with a duration the loop never changes. Clients
+// that lose the race together retry together, in lockstep, and load the
+// key's shard; the waiting time should grow and carry jitter.
+func (c *checker) retry() {
+	if !c.r.Enabled("SL1303") {
+		return
+	}
+	for _, f := range c.fns {
+		done := map[ast.Node]bool{}
+		for _, a := range f.all {
+			if a.kind != acquireNoTTL && a.kind != acquireTTL {
+				continue
+			}
+			loop := innermostLoop(f.body, a.at.Pos())
+			if loop == nil || done[loop] {
+				continue
+			}
+			done[loop] = true
+			for _, w := range c.fixedWaits(loop) {
+				c.r.Report("SL1303", w.at, nil,
+					"lock retry loop on %s waits a fixed %s between attempts (no growth, no jitter): clients that lose the race retry in lockstep and hammer the key's shard; back off exponentially with jitter, as runtime's Client.Obtain does",
+					a.key, w.what)
+			}
+		}
+	}
+}
+
+// innermostLoop is the innermost for or range statement of body holding p,
+// not counting loops of function literals around p.
+func innermostLoop(body *ast.BlockStmt, p token.Pos) ast.Node {
+	var loop ast.Node
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil || !within(p, n) {
+			return false
+		}
+		switch n.(type) {
+		case *ast.FuncLit:
+			loop = nil // a literal's loops are its own; so are loops around it
+			return false
+		case *ast.ForStmt, *ast.RangeStmt:
+			loop = n
+		}
+		return true
+	})
+	return loop
+}
+
+// wait is one fixed wait found in a loop.
+type wait struct {
+	at   ast.Node
+	what string
+}
+
+// fixedWaits finds the waits of loop whose duration does not change from
+// one iteration to the next.
+func (c *checker) fixedWaits(loop ast.Node) []wait {
+	var out []wait
+	ast.Inspect(loop, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			name := c.funcName(n)
+			switch name {
+			case "time.Sleep", "time.After", "time.Tick", "time.NewTicker":
+				if len(n.Args) == 1 && c.fixedIn(n.Args[0], loop) {
+					out = append(out, wait{n, c.duration(n.Args[0])})
+				}
+			}
+		case *ast.SelectorExpr:
+			// <-ticker.C of a ticker made before the loop.
+			if n.Sel.Name != "C" {
+				break
+			}
+			id, ok := ast.Unparen(n.X).(*ast.Ident)
+			if !ok {
+				break
+			}
+			if call, ok := ast.Unparen(c.x.Origin(id)).(*ast.CallExpr); ok && call != nil && !within(call.Pos(), loop) &&
+				c.funcName(call) == "time.NewTicker" && len(call.Args) == 1 && c.fixedIn(call.Args[0], loop) {
+				out = append(out, wait{n, c.duration(call.Args[0])})
+			}
+		}
+		return true
+	})
+	return out
+}
+
+func (c *checker) funcName(call *ast.CallExpr) string {
+	fn, ok := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
+	if !ok || fn.Pkg() == nil {
+		return ""
+	}
+	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
+		return ""
+	}
+	return fn.Pkg().Path() + "." + fn.Name()
+}
+
+// fixedIn reports whether d has the same value in every iteration of loop:
+// a constant, or variables and fields the loop never writes, combined by
+// arithmetic and conversions. Any other call (a random jitter, a backoff
+// policy) is taken as varying.
+func (c *checker) fixedIn(d ast.Expr, loop ast.Node) bool {
+	info := c.pass.TypesInfo
+	if tv, ok := info.Types[d]; ok && tv.Value != nil {
+		return true
+	}
+	switch d := ast.Unparen(d).(type) {
+	case *ast.BinaryExpr:
+		return c.fixedIn(d.X, loop) && c.fixedIn(d.Y, loop)
+	case *ast.CallExpr:
+		if tv, ok := info.Types[d.Fun]; ok && tv.IsType() && len(d.Args) == 1 {
+			return c.fixedIn(d.Args[0], loop)
+		}
+		return false
+	case *ast.Ident:
+		v, ok := info.Uses[d].(*types.Var)
+		return ok && !writtenIn(info, v, loop)
+	case *ast.SelectorExpr:
+		if sel, ok := info.Selections[d]; ok && sel.Kind() == types.FieldVal {
+			return c.fixedIn(d.X, loop) && !fieldWrittenIn(info, sel.Obj(), loop)
+		}
+		if v, ok := info.Uses[d.Sel].(*types.Var); ok {
+			return !writtenIn(info, v, loop) // a package-level variable
+		}
+	}
+	return false
+}
+
+// writtenIn reports whether v is assigned, incremented or has its address
+// taken inside n.
+func writtenIn(info *types.Info, v *types.Var, n ast.Node) bool {
+	found := false
+	is := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && (info.Uses[id] == v || info.Defs[id] == v)
+	}
+	ast.Inspect(n, func(m ast.Node) bool {
+		switch m := m.(type) {
+		case *ast.AssignStmt:
+			for _, l := range m.Lhs {
+				found = found || is(l)
+			}
+		case *ast.IncDecStmt:
+			found = found || is(m.X)
+		case *ast.UnaryExpr:
+			found = found || (m.Op == token.AND && is(m.X))
+		}
+		return !found
+	})
+	return found
+}
+
+// fieldWrittenIn reports whether field is assigned inside n.
+func fieldWrittenIn(info *types.Info, field types.Object, n ast.Node) bool {
+	found := false
+	is := func(e ast.Expr) bool {
+		s, ok := ast.Unparen(e).(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		sel, ok := info.Selections[s]
+		return ok && sel.Obj() == field
+	}
+	ast.Inspect(n, func(m ast.Node) bool {
+		switch m := m.(type) {
+		case *ast.AssignStmt:
+			for _, l := range m.Lhs {
+				found = found || is(l)
+			}
+		case *ast.IncDecStmt:
+			found = found || is(m.X)
+		}
+		return !found
+	})
+	return found
+}
+
+// duration renders a wait: its value when constant, else as written.
+func (c *checker) duration(d ast.Expr) string {
+	if tv, ok := c.pass.TypesInfo.Types[d]; ok && tv.Value != nil && tv.Value.Kind() == constant.Int {
+		if n, ok := constant.Int64Val(tv.Value); ok {
+			return time.Duration(n).String()
+		}
+	}
+	return types.ExprString(d)
+}

@@ -1,0 +1,199 @@
+package lockcheck
+
+import (
+	"bytes"
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// ttl reports SL1301: a key set with NX and no expiry, then given one by a
+// separate EXPIRE. A process that dies (or a connection that drops)
+// between the two leaves a lock that never expires.
+func (c *checker) ttl() {
+	if !c.r.Enabled("SL1301") {
+		return
+	}
+	for _, f := range c.fns {
+		for _, a := range f.all {
+			if a.kind != acquireNoTTL {
+				continue
+			}
+			for _, e := range f.all {
+				if e.kind != expire || e.at == a.at || !e.key.Equal(a.key) {
+					continue
+				}
+				if a.call.Tx != nil && a.call.Tx == e.call.Tx {
+					continue // MULTI/EXEC: both or neither
+				}
+				if !f.before(a.at, e.at) {
+					continue
+				}
+				c.r.Report("SL1301", a.at, c.ttlFix(f, a, e),
+					"%s of lock key %s sets no TTL and %s sets one on a later step: if the process dies in between, the lock never expires; set the TTL in the same command (SetNX(ctx, key, value, ttl), SET NX PX) or use runtime's Client.Obtain",
+					commandOf(a), a.key, commandOf(e))
+				break
+			}
+		}
+	}
+}
+
+// command is the Redis command of an event's call.
+func command(e *event) string {
+	if e.call.Command == "SETARGS" {
+		return "SET"
+	}
+	return e.call.Command
+}
+
+// commandOf names the Redis command of an event, through its helper.
+func commandOf(e *event) string {
+	cmd := command(e)
+	if e.direct() {
+		return cmd
+	}
+	return cmd + " (in " + e.via.Name() + ")"
+}
+
+// ttlFix moves the expiry into the SetNX call and deletes the EXPIRE
+// statement, when that is a mechanical edit: both calls are in this
+// function, SetNX's expiration is written as a constant, the EXPIRE is a
+// statement of its own whose result is not used, and its duration is a
+// constant or names only values declared before the SetNX.
+func (c *checker) ttlFix(f *fn, a, e *event) []analysis.SuggestedFix {
+	if !a.direct() || !e.direct() || a.ttl == nil || a.call.Method != "SetNX" || a.call.Tx != nil || e.call.Tx != nil {
+		return nil
+	}
+	if e.call.Method != "Expire" && e.call.Method != "PExpire" {
+		return nil
+	}
+	if len(e.at.Args) != 3 {
+		return nil
+	}
+	d := e.at.Args[2]
+	if !c.availableAt(f, d, a.at.Pos()) {
+		return nil
+	}
+	stmt := c.statementOf(f, e.at)
+	if stmt == nil {
+		return nil
+	}
+	from, to, ok := c.lineOf(stmt)
+	if !ok {
+		return nil
+	}
+	text, ok := c.source(d)
+	if !ok {
+		return nil
+	}
+	return []analysis.SuggestedFix{{
+		Message: "set the TTL in SetNX and drop the separate " + e.call.Command,
+		TextEdits: []analysis.TextEdit{
+			{Pos: a.ttl.Pos(), End: a.ttl.End(), NewText: text},
+			{Pos: from, End: to},
+		},
+	}}
+}
+
+// availableAt reports whether expression d means the same at p: every
+// name it uses is a constant, a package-level object or a variable
+// declared before p that is not written again.
+func (c *checker) availableAt(f *fn, d ast.Expr, p token.Pos) bool {
+	ok := true
+	ast.Inspect(d, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if tv, found := c.pass.TypesInfo.Types[n.Fun]; !found || !tv.IsType() {
+				if tv := c.pass.TypesInfo.Types[n]; tv.Value == nil {
+					ok = false // a call may have effects or differ when moved
+				}
+			}
+		case *ast.Ident:
+			obj := c.pass.TypesInfo.Uses[n]
+			switch obj := obj.(type) {
+			case *types.Var:
+				if obj.Pkg() != nil && obj.Parent() == obj.Pkg().Scope() {
+					return true
+				}
+				param := within(obj.Pos(), f.typ)
+				once := c.x.Origin(n) != ast.Expr(n)
+				if obj.Pos() >= p || !(param || once) {
+					ok = false
+				}
+			case nil, *types.Const, *types.TypeName, *types.PkgName, *types.Builtin, *types.Nil:
+			default:
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+// statementOf returns the expression statement that is exactly call, or
+// call followed by .Err() or .Result() whose results are dropped.
+func (c *checker) statementOf(f *fn, call *ast.CallExpr) ast.Stmt {
+	var found ast.Stmt
+	ast.Inspect(f.body, func(n ast.Node) bool {
+		if found != nil {
+			return false
+		}
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		s, ok := n.(*ast.ExprStmt)
+		if !ok {
+			return true
+		}
+		x := ast.Unparen(s.X)
+		if outer, ok := x.(*ast.CallExpr); ok && outer != call {
+			if sel, ok := outer.Fun.(*ast.SelectorExpr); ok && (sel.Sel.Name == "Err" || sel.Sel.Name == "Result") && len(outer.Args) == 0 {
+				x = ast.Unparen(sel.X)
+			}
+		}
+		if x == call {
+			found = s
+		}
+		return true
+	})
+	return found
+}
+
+// lineOf returns the range of the whole line(s) holding stmt, newline
+// included, when nothing else is written on them.
+func (c *checker) lineOf(stmt ast.Stmt) (token.Pos, token.Pos, bool) {
+	tf := c.pass.Fset.File(stmt.Pos())
+	if tf == nil {
+		return 0, 0, false
+	}
+	src, err := c.pass.ReadFile(tf.Name())
+	if err != nil || tf.Size() != len(src) {
+		return 0, 0, false
+	}
+	start := tf.LineStart(tf.Line(stmt.Pos()))
+	endLine := tf.Line(stmt.End())
+	end := token.Pos(tf.Base() + tf.Size())
+	if endLine < tf.LineCount() {
+		end = tf.LineStart(endLine + 1)
+	}
+	off := func(p token.Pos) int { return tf.Offset(p) }
+	if len(bytes.TrimSpace(src[off(start):off(stmt.Pos())])) != 0 || len(bytes.TrimSpace(src[off(stmt.End()):off(end)])) != 0 {
+		return 0, 0, false
+	}
+	return start, end, true
+}
+
+// source is the text of an expression as written.
+func (c *checker) source(e ast.Expr) ([]byte, bool) {
+	tf := c.pass.Fset.File(e.Pos())
+	if tf == nil {
+		return nil, false
+	}
+	src, err := c.pass.ReadFile(tf.Name())
+	if err != nil || tf.Size() != len(src) {
+		return nil, false
+	}
+	return append([]byte(nil), src[tf.Offset(e.Pos()):tf.Offset(e.End())]...), true
+}

@@ -1,0 +1,121 @@
+package lockcheck
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// The lastRead race: read the maximum, compare in Go, write it back.
+func lastRead(rdb *redis.Client, item string, pos int64) error {
+	key := "item:{" + item + "}:lastRead"
+	cur, err := rdb.Get(ctx, key).Int64()
+	if err != nil && err != redis.Nil {
+		return err
+	}
+	if pos > cur {
+		return rdb.Set(ctx, key, pos, 0).Err() // want `SET of "item:\{" \+ item \+ "\}:lastRead" depends on the GET before it with no WATCH or script: client A GETs, client B GETs, A SETs, B SETs and A's update is lost; use runtime's Client.MaxUpdate for a running maximum, or a script, or WATCH with TxPipelined`
+	}
+	return nil
+}
+
+// The same with an early return.
+func lastReadReturn(rdb *redis.Client, item string, pos int64) {
+	key := "item:{" + item + "}:lastRead"
+	s := rdb.Get(ctx, key).Val()
+	cur, _ := strconv.ParseInt(s, 10, 64)
+	if cur >= pos {
+		return
+	}
+	rdb.Set(ctx, key, pos, 0) // want `SET of "item:\{" \+ item \+ "\}:lastRead" depends on the GET before it`
+}
+
+// INCR emulated with GET and SET.
+func incr(rdb *redis.Client, page string) {
+	n, _ := rdb.Get(ctx, "hits:"+page).Int()
+	rdb.Set(ctx, "hits:"+page, n+1, 0) // want `SET of "hits:" \+ page depends on the GET before it with no WATCH or script: client A GETs, client B GETs, A SETs, B SETs and A's update is lost; use INCRBY, or a script, or WATCH with TxPipelined`
+}
+
+// The same on a hash field.
+func hincr(rdb *redis.Client, user string) {
+	key := "user:{" + user + "}"
+	v, _ := rdb.HGet(ctx, key, "visits").Int()
+	next := v + 1
+	rdb.HSet(ctx, key, "visits", next) // want `HSET of "user:\{" \+ user \+ "\}" field "visits" depends on the HGET before it with no WATCH or script: client A HGETs, client B HGETs, A HSETs, B HSETs and A's update is lost; use HINCRBY, or a script, or WATCH with TxPipelined`
+}
+
+// A command variable, an append emulated in Go, a loop.
+func appendLog(rdb *redis.Client, id string, lines []string) {
+	for _, line := range lines {
+		cmd := rdb.Get(ctx, "log:"+id)
+		if cmd.Err() == redis.Nil {
+			rdb.Set(ctx, "log:"+id, line, 0)
+			continue
+		}
+		rdb.SetEx(ctx, "log:"+id, cmd.Val()+"\n"+line, time.Hour) // want `SETEX of "log:" \+ id depends on the GET before it with no WATCH or script: client A GETs, client B GETs, A SETEXs, B SETEXs and A's update is lost; use a script, or WATCH with TxPipelined`
+	}
+}
+
+// A write helper: its key is bound at the call site.
+func store(rdb *redis.Client, key string, v int64) { rdb.Set(ctx, key, v, 0) }
+
+func viaStore(rdb *redis.Client, id string, v int64) {
+	old, _ := rdb.Get(ctx, "max:"+id).Int64()
+	if v > old {
+		store(rdb, "max:"+id, v) // want `SET \(in store\) of "max:" \+ id depends on the GET before it`
+	}
+}
+
+// Silent: WATCH + TxPipelined, the optimistic CAS loop.
+func casIncr(rdb *redis.Client, key string) error {
+	for range 10 {
+		err := rdb.Watch(ctx, func(tx *redis.Tx) error {
+			n, err := tx.Get(ctx, key).Int()
+			if err != nil && err != redis.Nil {
+				return err
+			}
+			_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+				p.Set(ctx, key, n+1, 0)
+				return nil
+			})
+			return err
+		}, key)
+		if err != redis.TxFailedErr {
+			return err
+		}
+	}
+	return redis.TxFailedErr
+}
+
+var maxScript = redis.NewScript(`
+local cur = tonumber(redis.call("GET", KEYS[1]) or "0")
+if tonumber(ARGV[1]) > cur then redis.call("SET", KEYS[1], ARGV[1]) end
+return 0`)
+
+// Silent: a script, and atomic commands.
+func atomic(rdb *redis.Client, key string, v int64) {
+	maxScript.Run(ctx, rdb, []string{key}, v)
+	rdb.Incr(ctx, key)
+	rdb.HIncrBy(ctx, key, "n", 1)
+}
+
+// Silent: the write does not depend on the value read.
+func independent(rdb *redis.Client, id string, v string) {
+	if rdb.Get(ctx, "seen:"+id).Err() == redis.Nil {
+		rdb.Set(ctx, "first:"+id, v, 0)
+	}
+	old := rdb.Get(ctx, "cfg:"+id).Val()
+	rdb.Set(ctx, "cfg:"+id, v, 0)
+	rdb.Set(ctx, "prev:"+id, old, 0)
+}
+
+// Silent: other fields, other keys, a write before the read.
+func others(rdb *redis.Client, id string) {
+	n, _ := rdb.HGet(ctx, "user:{"+id+"}", "a").Int()
+	rdb.HSet(ctx, "user:{"+id+"}", "b", n+1)
+	m, _ := rdb.Get(ctx, "x:"+id).Int()
+	rdb.Set(ctx, "y:"+id, m+1, 0)
+	rdb.Set(ctx, "z:"+id, 1, 0)
+	rdb.Get(ctx, "z:"+id)
+}

@@ -1,0 +1,112 @@
+package lockcheck
+
+import (
+	"math/rand"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// The classic: retry every 5 ms until the lock is free.
+func spin(rdb *redis.Client, key, token string) {
+	for {
+		ok, err := rdb.SetNX(ctx, key, token, 10*time.Second).Result()
+		if err == nil && ok {
+			return
+		}
+		time.Sleep(5 * time.Millisecond) // want `lock retry loop on key waits a fixed 5ms between attempts \(no growth, no jitter\): clients that lose the race retry in lockstep and hammer the key's shard; back off exponentially with jitter, as runtime's Client.Obtain does`
+	}
+}
+
+func spinSelect(rdb *redis.Client, id string) error {
+	for attempt := 0; attempt < 100; attempt++ {
+		if rdb.SetArgs(ctx, "job:{"+id+"}", 1, redis.SetArgs{Mode: "NX", TTL: time.Minute}).Val() == "OK" {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond): // want `lock retry loop on "job:\{" \+ id \+ "\}" waits a fixed 50ms`
+		}
+	}
+	return nil
+}
+
+func spinTick(rdb *redis.Client, key string) {
+	for range time.Tick(100 * time.Millisecond) { // want `lock retry loop on key waits a fixed 100ms`
+		if rdb.SetNX(ctx, key, 1, time.Second).Val() {
+			return
+		}
+	}
+}
+
+func spinTicker(rdb *redis.Client, key string, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		<-t.C // want `lock retry loop on key waits a fixed every`
+		if tryLock(rdb, key) {
+			return
+		}
+	}
+}
+
+func tryLock(rdb *redis.Client, key string) bool {
+	return rdb.SetNX(ctx, key, 1, time.Second).Val()
+}
+
+type locker struct {
+	rdb   *redis.Client
+	delay time.Duration
+}
+
+// The delay is configurable but never changes between attempts.
+func (l *locker) lock(key string) {
+	for !l.rdb.SetNX(ctx, key, 1, time.Second).Val() {
+		time.Sleep(l.delay) // want `lock retry loop on key waits a fixed l.delay`
+	}
+}
+
+// Silent: exponential backoff with jitter.
+func backoff(rdb *redis.Client, key string) {
+	delay := time.Millisecond
+	for !rdb.SetNX(ctx, key, 1, time.Second).Val() {
+		time.Sleep(delay/2 + time.Duration(rand.Int63n(int64(delay))))
+		if delay < time.Second {
+			delay *= 2
+		}
+	}
+}
+
+// Silent: the wait grows with the attempt.
+func linear(rdb *redis.Client, key string) {
+	for i := 1; !rdb.SetNX(ctx, key, 1, time.Second).Val(); i++ {
+		time.Sleep(time.Duration(i) * 10 * time.Millisecond)
+	}
+}
+
+// Silent: a polling loop that takes no lock, and a sleep after the loop.
+func poll(rdb *redis.Client, key string) {
+	for rdb.Exists(ctx, key).Val() == 0 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if rdb.SetNX(ctx, key, 1, time.Second).Val() {
+		time.Sleep(time.Second)
+	}
+}
+
+// Silent: each goroutine waits a random time between attempts, and the
+// range loop takes no lock itself.
+func batch(rdb *redis.Client, keys []string) {
+	for _, k := range keys {
+		go func() {
+			for {
+				if rdb.SetNX(ctx, k, 1, time.Second).Val() {
+					return
+				}
+				time.Sleep(time.Duration(rand.Intn(100)) * time.Millisecond)
+			}
+		}()
+	}
+	time.Sleep(time.Second)
+}
