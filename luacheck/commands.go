@@ -22,9 +22,10 @@ func (in *interp) command(line int, via string, args []value) value {
 	// unknown, so only positions before it can be judged.
 	argv := make([]rediscmd.Arg, 0, len(args))
 	spread := false
+	var spreadVal value
 	for _, a := range args {
 		if a.spread {
-			spread = true
+			spread, spreadVal = true, a
 			break
 		}
 		t, ok := a.literalText()
@@ -40,10 +41,11 @@ func (in *interp) command(line int, via string, args []value) value {
 		return reply
 	}
 	reply.maybeNil = nilBulk[cmd.Name]
-	call := commandCall{line: line, name: upper, anchor: name, cmd: cmd, argv: argv, args: args[:len(argv)], spread: spread}
+	call := commandCall{line: line, name: upper, anchor: name, cmd: cmd, argv: argv, args: args[:len(argv)], spread: spread, spreadVal: spreadVal}
 	in.commandClass(call)
 	in.wholeRead(call)
 	in.keyArgs(call)
+	in.spreadKeys(call)
 	return reply
 }
 
@@ -55,7 +57,8 @@ type commandCall struct {
 	cmd    *rediscmd.Command
 	argv   []rediscmd.Arg
 	args   []value
-	spread bool // more arguments of unknown number follow argv
+	spread    bool  // more arguments of unknown number follow argv
+	spreadVal value // what they are (unpack(ARGV), ...)
 }
 
 func (in *interp) reportCall(c commandCall, rule, format string, args ...any) {
@@ -264,6 +267,38 @@ func (in *interp) keyArgs(c commandCall) {
 			})
 		}
 		in.judgeKey(c, v)
+	}
+}
+
+// spreadKeys is LUA201 for keys that come in bulk from caller input:
+// redis.call('DEL', unpack(ARGV)). The spread is judged when the position
+// it starts at is a key position.
+func (in *interp) spreadKeys(c commandCall) {
+	if !c.spread || in.c.flags.noCluster || c.spreadVal.src&(fromArgv|fromDecoded|fromReply) == 0 || c.spreadVal.kind == kKeys {
+		return
+	}
+	probe := append(append([]rediscmd.Arg(nil), c.argv...), rediscmd.Arg{})
+	refs, _ := c.cmd.Keys(probe)
+	for _, r := range refs {
+		if r.Index != len(c.argv) {
+			continue
+		}
+		from := "ARGV"
+		if c.spreadVal.src&fromArgv == 0 {
+			from = "stored or decoded data"
+		}
+		f := Finding{
+			Pos:      Position{Line: c.line, Column: in.c.toks.column(c.line, c.anchor)},
+			Rule:     RuleUndeclaredKey,
+			Command:  c.cmd.Name,
+			Function: in.frame.fnName,
+			Message:  sprintf("%s keys come from %s (%s), not KEYS: on a cluster they may live in other slots", c.cmd.Name, from, c.spreadVal.key.Format(" .. ")),
+		}
+		if !c.spreadVal.hasKey {
+			f.Message = sprintf("%s keys come from %s, not KEYS: on a cluster they may live in other slots", c.cmd.Name, from)
+		}
+		in.c.report(f)
+		return
 	}
 }
 

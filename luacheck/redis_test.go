@@ -70,6 +70,9 @@ func crossSlotError(err error) bool {
 // the cross-slot error, which is what LUA201/LUA202 warn about.
 func undeclaredRun(t *testing.T, src string, keys func(i int) []string, args func(i int) []any) {
 	ctx := context.Background()
+	for i := range 24 {
+		cleanup(t, keys(i)...)
+	}
 	for _, s := range servers(t) {
 		failed := 0
 		for i := range 24 {
@@ -127,6 +130,11 @@ func TestRedisUndeclaredKeys(t *testing.T) {
 			func(i int) []string { return []string{p + "wait:" + strconv.Itoa(i)} },
 			func(i int) []any { return []any{p + strconv.Itoa(i), "{}"} })
 	})
+	t.Run("unpack ARGV", func(t *testing.T) {
+		undeclaredRun(t, caseSource(t, "LUA201/bad_unpack_argv.lua"),
+			func(i int) []string { return []string{p + "bulk:" + strconv.Itoa(i)} },
+			func(i int) []any { return []any{p + "gone:" + strconv.Itoa(i), p + "gone2:" + strconv.Itoa(i)} })
+	})
 	t.Run("reply", func(t *testing.T) {
 		ctx := context.Background()
 		for _, s := range servers(t) {
@@ -149,7 +157,9 @@ func TestRedisUndeclaredKeys(t *testing.T) {
 			ctx := context.Background()
 			c := redistest.Cluster(t)
 			for i := range 24 {
-				if _, err := evalErr(ctx, c, src, []string{"{" + p + "user:" + strconv.Itoa(i) + "}"}, "owner", 5000); err != nil {
+				key := "{" + p + "user:" + strconv.Itoa(i) + "}"
+				cleanup(t, key, key+":lock", key+":meta", key+":tags")
+				if _, err := evalErr(ctx, c, src, []string{key}, "owner", 5000); err != nil {
 					t.Errorf("%s with tagged KEYS[1]: %v", file, err)
 				}
 			}
