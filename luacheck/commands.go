@@ -51,12 +51,12 @@ func (in *interp) command(line int, via string, args []value) value {
 
 // commandCall is one resolved redis.call as the rules see it.
 type commandCall struct {
-	line   int
-	name   string // as called, upper case
-	anchor string // the command name as written, to find its column
-	cmd    *rediscmd.Command
-	argv   []rediscmd.Arg
-	args   []value
+	line      int
+	name      string // as called, upper case
+	anchor    string // the command name as written, to find its column
+	cmd       *rediscmd.Command
+	argv      []rediscmd.Arg
+	args      []value
 	spread    bool  // more arguments of unknown number follow argv
 	spreadVal value // what they are (unpack(ARGV), ...)
 }
