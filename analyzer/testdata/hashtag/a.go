@@ -18,14 +18,16 @@ func tags(rdb *redis.Client, id, prefix string) {
 	rdb.Get(ctx, prefix+":{"+id+"}")                          // want `key prefix \+ ":\{" \+ id \+ "\}" has text of unknown value \(prefix\) before its hash tag`
 	rdb.Get(ctx, "member:{"+id+":cart")                       // want `key "member:\{" \+ id \+ ":cart" opens a hash tag with '\{' but never closes it`
 	rdb.HSet(ctx, fmt.Sprintf("{sessions}:%s", id), "f", "v") // want `constant hash tag \{sessions\}`
+	//slotlint:ignore SL1101 a handful of keys, one slot on purpose
+	rdb.Get(ctx, "{flags}:"+id)
 	rdb.Set(ctx, "plain:"+id, 1, 0)                           // no tag at all: fine
 }
 
 func families(rdb *redis.Client, id string) {
 	rdb.Set(ctx, "profile:{"+id+"}:name", "n", 0)
 	rdb.Get(ctx, "profile:{"+id+"}:name")
-	rdb.Del(ctx, "profile:"+id+":name") // want `key family "profile:\*:name" is used without a hash tag here and with hash tag \{\*\} at a.go:25`
+	rdb.Del(ctx, "profile:"+id+":name") // want `key family "profile:\*:name" is used without a hash tag here and with hash tag \{\*\} at a.go:27`
 	rdb.Get(ctx, "order:{"+id+"}")
 	rdb.Get(ctx, "order:{"+id+"}")
-	rdb.Get(ctx, "{order:"+id+"}") // want `key family "order:\*" is used with hash tag \{order:\*\} here and with hash tag \{\*\} at a.go:28`
+	rdb.Get(ctx, "{order:"+id+"}") // want `key family "order:\*" is used with hash tag \{order:\*\} here and with hash tag \{\*\} at a.go:30`
 }
