@@ -119,6 +119,9 @@ type Result struct {
 	// by length, or as a whole (unpack, ipairs).
 	MaxKeysIndex int
 	DynamicKeys  bool
+	// KeysRead lists the literal n of every KEYS[n] read, ascending, so a
+	// caller can tell which passed keys the script ignores.
+	KeysRead []int
 	// Keys are the key arguments of every command call found.
 	Keys      []KeyUse
 	Functions []Function

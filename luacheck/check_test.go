@@ -1,6 +1,7 @@
 package luacheck
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -122,6 +123,9 @@ rcall('HSET', KEYS[3], 'owner', ARGV[1])
 rcall('INCR', 'jobs:' .. ARGV[2])
 `
 	res := Analyze([]byte(src), Options{})
+	if fmt.Sprint(res.KeysRead) != "[1 3]" {
+		t.Errorf("KeysRead %v, want [1 3]", res.KeysRead)
+	}
 	if res.MaxKeysIndex != 3 || res.DynamicKeys || !res.Checked {
 		t.Errorf("MaxKeysIndex %d DynamicKeys %v Checked %v", res.MaxKeysIndex, res.DynamicKeys, res.Checked)
 	}

@@ -1,6 +1,7 @@
 package luacheck
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -696,6 +697,9 @@ func (in *interp) isConstant(e ast.Expr) bool {
 func (in *interp) keysRead(n, line int, label string) {
 	if n > in.c.res.MaxKeysIndex {
 		in.c.res.MaxKeysIndex = n
+	}
+	if i, found := slices.BinarySearch(in.c.res.KeysRead, n); !found {
+		in.c.res.KeysRead = slices.Insert(in.c.res.KeysRead, i, n)
 	}
 	in.checkKeysIndex(n, line, label)
 }
