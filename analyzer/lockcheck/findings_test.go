@@ -1,0 +1,92 @@
+package lockcheck_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/slotlint/slotlint/analyzer/lockcheck"
+)
+
+// TestFindingsOnRealCode runs the analyzer over the runtime package (its
+// code and its examples of Obtain, Release, LockAndSet and MaxUpdate) and
+// over this package's race tests. The runtime must raise nothing; in the
+// race tests, exactly the steps that race (marked "reported: ID") are
+// reported, and the replacements shown next to them are not.
+func TestFindingsOnRealCode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads the runtime package and go-redis")
+	}
+	cfg := &packages.Config{
+		Mode:  packages.LoadAllSyntax,
+		Dir:   filepath.Join("..", ".."),
+		Tests: true,
+		Env:   append(os.Environ(), "GOWORK=off", "GOFLAGS="),
+	}
+	pkgs, err := packages.Load(cfg, "./runtime", "./analyzer/lockcheck")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if packages.PrintErrors(pkgs) > 0 {
+		t.Fatal("packages have errors")
+	}
+	g, err := checker.Analyze([]*analysis.Analyzer{lockcheck.Analyzer}, pkgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raceFile, err := filepath.Abs("race_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := markers(t, raceFile)
+	got := map[int]string{}
+	for act := range g.All() {
+		if act.Err != nil {
+			t.Fatal(act.Err)
+		}
+		if act.Analyzer != lockcheck.Analyzer {
+			continue
+		}
+		for _, d := range act.Diagnostics {
+			p := act.Package.Fset.Position(d.Pos)
+			if p.Filename == raceFile {
+				got[p.Line] = d.Category
+				continue
+			}
+			t.Errorf("%s: unexpected %s: %s", p, d.Category, d.Message)
+		}
+	}
+	for line, id := range want {
+		if got[line] != id {
+			t.Errorf("race_test.go:%d: want %s, got %q", line, id, got[line])
+		}
+	}
+	for line, id := range got {
+		if want[line] == "" {
+			t.Errorf("race_test.go:%d: unexpected %s", line, id)
+		}
+	}
+	if len(want) == 0 {
+		t.Fatal("no marked lines in race_test.go")
+	}
+}
+
+// markers reads the "// reported: ID" comments of a file by line.
+func markers(t *testing.T, name string) map[int]string {
+	src, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[int]string{}
+	for i, line := range strings.Split(string(src), "\n") {
+		if _, id, ok := strings.Cut(line, "// reported: "); ok {
+			out[i+1] = strings.Fields(id)[0]
+		}
+	}
+	return out
+}
