@@ -172,7 +172,7 @@ func dangerReason(cmd *rediscmd.Command) string {
 	case "FLUSHALL", "FLUSHDB":
 		return cmd.Name + " in a script is @dangerous: it deletes every key of the node, not only the script's keys"
 	case "SORT", "SORT_RO":
-		return cmd.Name + " with BY or GET is @dangerous in a script: the patterns read keys that were not passed in KEYS"
+		return cmd.Name + " with BY or GET is @dangerous in a script: the patterns read keys that were not passed in KEYS, and a cluster refuses them (\"BY option of SORT denied in Cluster mode\")"
 	}
 	cat := "@dangerous"
 	if !cmd.InACL(rediscmd.ACLDangerous) {

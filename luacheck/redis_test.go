@@ -329,6 +329,26 @@ func TestRedisNilBulkCommands(t *testing.T) {
 	}
 }
 
+// TestRedisDangerous runs bad_dangerous.lua: it works on the standalone
+// server, and the cluster refuses SORT ... BY as LUA401's message says.
+func TestRedisDangerous(t *testing.T) {
+	p := "{" + redistest.Prefix(t) + "}"
+	ctx := context.Background()
+	src := caseSource(t, "LUA401/bad_dangerous.lua")
+	if got := findingsOf(t, "LUA401/bad_dangerous.lua", Options{}); strings.Join(got, " ") != "LUA103 LUA401 LUA401 LUA401" {
+		t.Fatalf("checker: %v", got)
+	}
+	for _, s := range servers(t) {
+		_, err := evalErr(ctx, s.c, src, []string{p + "list"}, p+"*")
+		switch {
+		case !s.cluster && err != nil:
+			t.Errorf("standalone: %v", err)
+		case s.cluster && (err == nil || !strings.Contains(err.Error(), "BY option of SORT denied in Cluster mode")):
+			t.Errorf("cluster: %v", err)
+		}
+	}
+}
+
 // TestRedisKeysSeesOneNode: KEYS in a script on a cluster sees only the
 // node it runs on (LUA401's message).
 func TestRedisKeysSeesOneNode(t *testing.T) {
@@ -445,7 +465,16 @@ func TestRedisFunctions(t *testing.T) {
 		if v, err := s.c.FCallRO(ctx, "slotlint_peek", []string{key}).Int64(); err != nil || v != 2 {
 			t.Errorf("%s: slotlint_peek = %v %v", s.name, v, err)
 		}
-		err := s.c.FCall(ctx, "counters_peek", []string{key}).Err()
+		// LUA203: the library's callback reads keys[2] but is given one key.
+		load(s, caseSource(t, "LUA203/bad_function_keys.lua"))
+		if fs := findingsOf(t, "LUA203/bad_function_keys.lua", Options{Function: true, NumKeys: 1, KeysKnown: true}); strings.Join(fs, " ") != "LUA203" {
+			t.Errorf("checker on bad_function_keys.lua: %v", fs)
+		}
+		err := s.c.FCall(ctx, "slotlint_move", []string{p + "src"}).Err()
+		if err == nil || !strings.Contains(err.Error(), "Lua redis lib command arguments must be strings or integers") {
+			t.Errorf("%s: slotlint_move with one key: %v", s.name, err)
+		}
+		err = s.c.FCall(ctx, "counters_peek", []string{key}).Err()
 		if err == nil || !strings.Contains(err.Error(), "Write commands are not allowed from read-only scripts") {
 			t.Errorf("%s: counters_peek: %v", s.name, err)
 		}
