@@ -17,8 +17,8 @@
 //     one function and the EXPIRE is a statement of its own, a suggested
 //     fix moves its duration into SetNX and deletes it.
 //   - SL1302 (release.go): a lock key (a key of a family the package sets
-//     with NX) deleted by DEL or UNLINK outside a WATCH transaction or a
-//     script: either with no owner check, or after a GET whose value
+//     with NX and lets expire, by a TTL in the SET or an EXPIRE) deleted
+//     by DEL or UNLINK outside a WATCH transaction or a script: either with no owner check, or after a GET whose value
 //     decides the DEL (GET, compare, DEL), which races with expiry and
 //     takeover. Release with runtime's Lock.Release or a token-checked
 //     script.

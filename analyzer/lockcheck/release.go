@@ -10,7 +10,7 @@ import (
 )
 
 // release reports SL1302: a lock key (a key some code of the package sets
-// with NX) deleted by DEL or UNLINK outside a WATCH transaction or a
+// with NX and lets expire) deleted by DEL or UNLINK outside a WATCH transaction or a
 // script. Without an owner check the DEL removes whoever holds the lock
 // now; with GET, compare, DEL the lock can change hands between the GET
 // and the DEL.
@@ -18,12 +18,25 @@ func (c *checker) release() {
 	if !c.r.Enabled("SL1302") {
 		return
 	}
-	var locks []slot.Key
+	// A key set with NX is a lock when it expires: a TTL in the SET, or an
+	// EXPIRE of its family. SETNX without either is create-if-absent of a
+	// record, whose DEL is an ordinary delete.
+	var locks, noTTL, expiring []slot.Key
 	for _, f := range c.fns {
 		for _, e := range f.all {
-			if e.kind == acquireNoTTL || e.kind == acquireTTL {
+			switch e.kind {
+			case acquireTTL:
 				locks = append(locks, e.key)
+			case acquireNoTTL:
+				noTTL = append(noTTL, e.key)
+			case expire:
+				expiring = append(expiring, e.key)
 			}
+		}
+	}
+	for _, k := range noTTL {
+		if isLock(k, expiring) {
+			locks = append(locks, k)
 		}
 	}
 	if len(locks) == 0 {

@@ -119,7 +119,7 @@ var catalogue = []Rule{
 	},
 	{
 		ID: "SL1302", Title: "lock released by DEL without an owner check, or GET-compare-DEL", Analyzer: "lockcheck",
-		What: "DEL or UNLINK of a lock key (a key family the package sets with NX) outside a WATCH transaction or a script, with no owner check or after a GET and a comparison in Go.",
+		What: "DEL or UNLINK of a lock key (a key family the package sets with NX and an expiry) outside a WATCH transaction or a script, with no owner check or after a GET and a comparison in Go.",
 		Why:  "Once the lock has expired and another client holds it, an unchecked DEL deletes that client's lock; with GET, compare, DEL the lock can change hands between the GET and the DEL. Two clients then run the critical section at once.",
 		Bad:  "if v, _ := rdb.Get(ctx, key).Result(); v == token { rdb.Del(ctx, key) }",
 		Good: "lock, err := locks.Obtain(ctx, key, ttl, nil) // runtime.Client\n...\ndefer lock.Release(ctx)",

@@ -82,8 +82,12 @@ func watchRelease(rdb *redis.Client, id, token string) error {
 	}, key)
 }
 
-// Silent: keys that are never set with NX.
+// Silent: keys that are never set with NX, and a record created if absent
+// (NX, no expiry) then deleted.
 func notLocks(rdb *redis.Client, id string) {
+	if rdb.SetNX(ctx, "profile:{"+id+"}", "{}", 0).Val() {
+		rdb.Del(ctx, "profile:{"+id+"}")
+	}
 	rdb.Set(ctx, "session:"+id, 1, time.Hour)
 	rdb.Del(ctx, "session:"+id)
 	rdb.Del(ctx, "order:{"+id+"}:items")
