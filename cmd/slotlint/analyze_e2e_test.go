@@ -194,8 +194,9 @@ func TestEndToEndTypeErrors(t *testing.T) {
 	}
 }
 
-// TestEndToEndFix applies the suggested fix with -fix to a copy of a
-// module and checks the keys now share a tag and the finding is gone.
+// TestEndToEndFix shows the suggested fix with -fix -diff, applies it with
+// -fix to a copy of a module, and checks the keys now share a tag and the
+// finding is gone.
 func TestEndToEndFix(t *testing.T) {
 	bin := sharedBinary(t)
 	dir := t.TempDir()
@@ -224,6 +225,15 @@ func Load(ctx context.Context, rdb *redis.Client, id string) {
 	if err := os.WriteFile(filepath.Join(dir, "fixme.go"), []byte(code), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	fixed := `rdb.MGet(ctx, "user:{"+id+"}:name", "user:{"+id+"}:email")`
+	// -diff shows the fix and leaves the file alone.
+	_, stdout, stderr := runIn(t, dir, bin, "-fix", "-diff", ".")
+	if !strings.Contains(stdout+stderr, "+\t"+fixed) {
+		t.Errorf("-fix -diff does not show the fix:\n%s%s", stdout, stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "fixme.go")); string(b) != code {
+		t.Fatalf("-diff changed the file:\n%s", b)
+	}
 	if c, _, stderr := runIn(t, dir, bin, "-fix", "."); c != 0 && c != 3 {
 		t.Fatalf("slotlint -fix: exit %d\n%s", c, stderr)
 	}
@@ -231,7 +241,7 @@ func Load(ctx context.Context, rdb *redis.Client, id string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(b), `rdb.MGet(ctx, "user:{"+id+"}:name", "user:{"+id+"}:email")`) {
+	if !strings.Contains(string(b), fixed) {
 		t.Fatalf("fix not applied:\n%s", b)
 	}
 	if c, stdout, stderr := runIn(t, dir, bin, "."); c != 0 {
