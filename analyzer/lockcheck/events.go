@@ -39,12 +39,22 @@ type event struct {
 	// the call of the helper that makes it (via).
 	at  *ast.CallExpr
 	via *types.Func
+	// orig is the Redis call's own event, in its function's terms.
+	orig *event
 	// value is the written value (write), ttl the expiry argument of
 	// SetNX (acquireNoTTL), direct calls only.
 	value, ttl ast.Expr
 }
 
 func (e *event) direct() bool { return e.via == nil }
+
+// origin is the event as its own function sees it.
+func (e *event) origin() *event {
+	if e.orig != nil {
+		return e.orig
+	}
+	return e
+}
 
 // classify turns a Redis call into events.
 func classify(pass *analysis.Pass, x *keyexpr.Extractor, c *redisapi.Call) []*event {
@@ -287,7 +297,7 @@ func (h *helpers) of(call *ast.CallExpr, depth int) []*event {
 		if e.field != nil {
 			p.fkey = sub(e.fkey)
 		}
-		p.at, p.via = call, callee
+		p.at, p.via, p.orig = call, callee, e.origin()
 		p.value, p.ttl = nil, nil
 		out = append(out, &p)
 	}

@@ -47,6 +47,9 @@ func (c *checker) release() {
 			if d.kind != del || (d.call.Tx != nil && d.call.Tx.Method == "Watch") || !isLock(d.key, locks) {
 				continue
 			}
+			if !d.direct() && isLock(d.origin().key, locks) {
+				continue // reported at the DEL inside the helper
+			}
 			if r := c.ownerRead(f, d); r != nil {
 				c.r.Report("SL1302", d.at, nil,
 					"lock key %s released by GET, compare, %s: the lock can expire and pass to another client between the GET and the %s, which then deletes their lock; release with runtime's Lock.Release (from Client.Obtain) or a script that compares the token and deletes in one step",

@@ -2,6 +2,7 @@ package lockcheck
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 )
 
@@ -20,55 +21,81 @@ type taint struct {
 
 func newTaint(f *fn, read *ast.CallExpr) *taint {
 	t := &taint{info: f.pass.TypesInfo, read: read, vars: map[*types.Var]bool{}, cmds: map[*types.Var]bool{}}
-	type flow struct {
-		lhs []ast.Expr
-		rhs []ast.Expr
+	// writes of each variable: the expression written, or nil for an
+	// update of the variable's own value (n++, n += d).
+	type write struct {
+		src  ast.Expr
+		self bool
 	}
-	var flows []flow
+	writes := map[*types.Var][]write{}
+	add := func(lhs, rhs []ast.Expr, self bool) {
+		for i, l := range lhs {
+			v := t.varOf(l)
+			if v == nil || isError(v.Type()) {
+				continue
+			}
+			var src ast.Expr
+			switch {
+			case len(rhs) == len(lhs):
+				src = rhs[i]
+			case len(rhs) == 1:
+				src = rhs[0]
+			}
+			writes[v] = append(writes[v], write{src, self})
+		}
+	}
 	ast.Inspect(f.body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
-			flows = append(flows, flow{n.Lhs, n.Rhs})
+			add(n.Lhs, n.Rhs, n.Tok != token.ASSIGN && n.Tok != token.DEFINE)
+			if len(n.Lhs) == 1 && len(n.Rhs) == 1 && ast.Unparen(n.Rhs[0]) == ast.Expr(read) {
+				if v := t.varOf(n.Lhs[0]); v != nil {
+					t.cmds[v] = true
+				}
+			}
 		case *ast.ValueSpec:
+			if len(n.Values) == 0 {
+				return true // a declaration, not a write
+			}
 			lhs := make([]ast.Expr, len(n.Names))
 			for i, id := range n.Names {
 				lhs[i] = id
 			}
-			flows = append(flows, flow{lhs, n.Values})
+			add(lhs, n.Values, false)
+			if len(n.Names) == 1 && len(n.Values) == 1 && ast.Unparen(n.Values[0]) == ast.Expr(read) {
+				if v := t.varOf(n.Names[0]); v != nil {
+					t.cmds[v] = true
+				}
+			}
 		case *ast.RangeStmt:
-			flows = append(flows, flow{[]ast.Expr{n.Key, n.Value}, []ast.Expr{n.X}})
+			add([]ast.Expr{n.Key, n.Value}, []ast.Expr{n.X}, false)
+		case *ast.IncDecStmt:
+			add([]ast.Expr{n.X}, nil, true)
 		}
 		return true
 	})
-	// The command variable, if the read is assigned whole.
-	for _, fl := range flows {
-		if len(fl.lhs) == 1 && len(fl.rhs) == 1 && ast.Unparen(fl.rhs[0]) == ast.Expr(read) {
-			if v := t.varOf(fl.lhs[0]); v != nil {
-				t.cmds[v] = true
-			}
-		}
-	}
+	// A variable holds read data when every write of it does: a variable
+	// also assigned something else (cache-aside: v = compute()) may not
+	// hold it where it is used, and precision comes first.
 	for changed := true; changed; {
 		changed = false
-		for _, fl := range flows {
-			for i, l := range fl.lhs {
-				v := t.varOf(l)
-				if v == nil || t.vars[v] || t.cmds[v] || isError(v.Type()) {
-					continue
-				}
-				var src ast.Expr
+		for v, ws := range writes {
+			if t.vars[v] || t.cmds[v] {
+				continue
+			}
+			all, some := true, false
+			for _, w := range ws {
 				switch {
-				case len(fl.rhs) == len(fl.lhs):
-					src = fl.rhs[i]
-				case len(fl.rhs) == 1:
-					src = fl.rhs[0]
+				case w.self || (w.src != nil && t.uses(w.src, v)):
+				case w.src != nil && t.mentions(w.src):
+					some = true
 				default:
-					continue
+					all = false
 				}
-				if t.mentions(src) {
-					t.vars[v] = true
-					changed = true
-				}
+			}
+			if all && some {
+				t.vars[v] = true
+				changed = true
 			}
 		}
 	}
@@ -128,6 +155,18 @@ func (t *taint) mentions(e ast.Node) bool {
 			}
 		}
 		return true
+	})
+	return found
+}
+
+// uses reports whether e reads variable v.
+func (t *taint) uses(e ast.Expr, v *types.Var) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && t.info.Uses[id] == v {
+			found = true
+		}
+		return !found
 	})
 	return found
 }

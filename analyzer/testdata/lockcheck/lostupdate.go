@@ -110,6 +110,26 @@ func independent(rdb *redis.Client, id string, v string) {
 	rdb.Set(ctx, "prev:"+id, old, 0)
 }
 
+// Silent: cache-aside writes a value computed anew, not the one read.
+func cacheAside(rdb *redis.Client, id string) string {
+	v, err := rdb.Get(ctx, "page:"+id).Result()
+	if err == redis.Nil {
+		v = render(id)
+		rdb.Set(ctx, "page:"+id, v, time.Minute)
+	}
+	return v
+}
+
+func render(id string) string { return id }
+
+// A counter updated in place before it is written back.
+func incrInPlace(rdb *redis.Client, id string) {
+	n, _ := rdb.Get(ctx, "n:"+id).Int()
+	n++
+	n = n * 2
+	rdb.Set(ctx, "n:"+id, n, 0) // want `SET of "n:" \+ id depends on the GET before it`
+}
+
 // Silent: other fields, other keys, a write before the read.
 func others(rdb *redis.Client, id string) {
 	n, _ := rdb.HGet(ctx, "user:{"+id+"}", "a").Int()
