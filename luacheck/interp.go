@@ -27,6 +27,10 @@ type variable struct {
 	guarded bool
 	// clamped: compared with a constant in a condition.
 	clamped bool
+	// validates is the variable this one was computed from by a function
+	// that yields nil for bad input (local d = string.match(raw, p)):
+	// testing d guards raw too.
+	validates *variable
 }
 
 type scope struct {
@@ -284,8 +288,43 @@ func (in *interp) localAssign(s *ast.LocalAssignStmt) {
 			val = vals[i]
 			val.spread = false
 		}
-		in.scope.declare(name, val)
+		nv := in.scope.declare(name, val)
+		if i < len(s.Exprs) {
+			nv.validates = in.validatedVar(s.Exprs[i])
+		}
 	}
+}
+
+// validatedVar returns the local that e checks when e is a call that yields
+// nil for bad input: string.match/string.find/tonumber of a local, in
+// function or method form.
+func (in *interp) validatedVar(e ast.Expr) *variable {
+	call, ok := e.(*ast.FuncCallExpr)
+	if !ok {
+		return nil
+	}
+	var arg ast.Expr
+	switch {
+	case call.Receiver != nil && (call.Method == "match" || call.Method == "find"):
+		arg = call.Receiver
+	case len(call.Args) > 0:
+		switch f := call.Func.(type) {
+		case *ast.IdentExpr:
+			if f.Value == "tonumber" {
+				arg = call.Args[0]
+			}
+		case *ast.AttrGetExpr:
+			obj, ok1 := f.Object.(*ast.IdentExpr)
+			key, ok2 := f.Key.(*ast.StringExpr)
+			if ok1 && ok2 && obj.Value == "string" && (key.Value == "match" || key.Value == "find") {
+				arg = call.Args[0]
+			}
+		}
+	}
+	if id, ok := arg.(*ast.IdentExpr); ok {
+		return in.scope.lookup(id.Value)
+	}
+	return nil
 }
 
 func (in *interp) assign(s *ast.AssignStmt) {
@@ -637,7 +676,7 @@ func exprLabel(e ast.Expr) string {
 func (in *interp) cond(e ast.Expr) {
 	switch e := e.(type) {
 	case *ast.IdentExpr:
-		if v := in.scope.lookup(e.Value); v != nil {
+		for v, n := in.scope.lookup(e.Value), 0; v != nil && n < 8; v, n = v.validates, n+1 {
 			v.guarded = true
 		}
 	case *ast.UnaryNotOpExpr:

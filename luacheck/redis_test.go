@@ -402,6 +402,7 @@ func TestRedisCleanScripts(t *testing.T) {
 		{"LUA302/good_vararg_arg.lua", 1, []any{"v"}},
 		{"LUA303/good_false_checks.lua", 3, nil},
 		{"LUA304/good_guarded.lua", 3, []any{7}},
+		{"LUA304/good_validated.lua", 1, []any{1}},
 		{"LUA401/good_plain.lua", 1, nil},
 		{"LUA402/good_nonblocking.lua", 2, nil},
 		{"LUA403/good_no_writes.lua", 2, nil},
@@ -410,6 +411,8 @@ func TestRedisCleanScripts(t *testing.T) {
 		{"LUA103/good_pages.lua", 4, []any{100}},
 		{"LUA103/good_scan_bounded.lua", 1, []any{"0"}},
 	}
+	// Scripts that need their first key to exist get this value first.
+	firstValue := map[string]string{"LUA304/good_validated.lua": "42"}
 	for _, r := range runs {
 		if fs := findingsOf(t, r.file, Options{}); len(fs) != 0 {
 			t.Errorf("%s: checker reports %v", r.file, fs)
@@ -420,6 +423,11 @@ func TestRedisCleanScripts(t *testing.T) {
 		}
 		cleanup(t, keys...)
 		for _, s := range servers(t) {
+			if first, ok := firstValue[r.file]; ok {
+				if err := s.c.Set(ctx, keys[0], first, time.Minute).Err(); err != nil {
+					t.Fatal(err)
+				}
+			}
 			if _, err := evalErr(ctx, s.c, caseSource(t, r.file), keys, r.args...); err != nil {
 				t.Errorf("%s on %s: %v", r.file, s.name, err)
 			}
