@@ -121,7 +121,7 @@ type obtainRequest struct {
 	noWait   bool
 	script   *Script
 	keys     []string
-	args     []any
+	args     []any // the last one is the "has waited" flag, set per attempt
 }
 
 // Obtain takes the lock at key for ttl, waiting while another owner holds
@@ -143,7 +143,7 @@ func (c *Client) Obtain(ctx context.Context, key string, ttl time.Duration, opts
 	}
 	req.script = obtainScript
 	req.keys = []string{req.key, req.fenceKey}
-	req.args = []any{req.token, req.ttlMS}
+	req.args = []any{req.token, req.ttlMS, "0"}
 	return c.obtain(ctx, req)
 }
 
@@ -190,7 +190,7 @@ func (c *Client) obtain(ctx context.Context, req *obtainRequest) (*Lock, error) 
 
 	for {
 		attempts++
-		l, holderTTL, err := c.attempt(ctx, req)
+		l, holderTTL, err := c.attempt(ctx, req, attempts > 1)
 		if l != nil || err != nil {
 			if err != nil && ctx.Err() != nil {
 				err = fmt.Errorf("%w: %q: %w", ErrNotObtained, req.key, err)
@@ -270,7 +270,10 @@ func (c *Client) backoff(attempt int, holderTTL, maxDelay time.Duration) time.Du
 
 // attempt makes one script call; it returns the lock, or the holder's
 // remaining TTL when another owner holds it.
-func (c *Client) attempt(ctx context.Context, req *obtainRequest) (*Lock, time.Duration, error) {
+func (c *Client) attempt(ctx context.Context, req *obtainRequest, waited bool) (*Lock, time.Duration, error) {
+	if waited {
+		req.args[len(req.args)-1] = "1"
+	}
 	start := time.Now()
 	reply, err := c.run(ctx, req.script, req.keys, req.args...)
 	if err != nil {

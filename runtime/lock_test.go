@@ -660,3 +660,45 @@ func TestObtainWaitsForRelease(t *testing.T) {
 		}
 	})
 }
+
+// TestReleaseWakesWaiterOfAnotherClient gives the waiter a backoff of five
+// seconds: it can only get the lock soon after the release because the
+// release wakes it through Redis. The wake-up list then expires.
+func TestReleaseWakesWaiterOfAnotherClient(t *testing.T) {
+	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
+		ctx := context.Background()
+		key := Key("wake", tagged(t), "lock")
+		holder, err := New(rdb, nil).Obtain(ctx, key, 10*time.Second, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		waiter := New(newClient(t, rdb), &Options{MinBackoff: 5 * time.Second, MaxBackoff: 5 * time.Second})
+		got := make(chan time.Time, 1)
+		go func() {
+			l, err := waiter.Obtain(ctx, key, time.Second, nil)
+			if err != nil {
+				t.Error(err)
+				close(got)
+				return
+			}
+			got <- time.Now()
+			l.Release(ctx)
+		}()
+		time.Sleep(100 * time.Millisecond) // the waiter's first attempt fails
+		released := time.Now()
+		if err := holder.Release(ctx); err != nil {
+			t.Fatal(err)
+		}
+		at, ok := <-got
+		if !ok {
+			return
+		}
+		if d := at.Sub(released); d > 300*time.Millisecond {
+			t.Fatalf("waiter got the lock %v after the release", d)
+		}
+		time.Sleep(1100 * time.Millisecond)
+		if n := rdb.Exists(ctx, key, key+":wake").Val(); n != 0 {
+			t.Fatalf("%d lock keys left besides the fencing counter", n)
+		}
+	})
+}

@@ -10,6 +10,7 @@
 -- ARGV[3]  state field
 -- ARGV[4]  state value
 -- ARGV[5]  state TTL in milliseconds
+-- ARGV[6]  '1' when the caller has waited for the lock (see obtain.lua)
 --
 -- Reply: {1, fence, count} when the caller holds the lock and the field was
 --        written, {0, pttl} when another owner holds the lock (nothing is
@@ -24,16 +25,6 @@ local lockType = redis.call('TYPE', lock)['ok']
 if lockType ~= 'none' and lockType ~= 'hash' then
   return redis.error_reply('WRONGTYPE lock key holds a ' .. lockType)
 end
-local fenceType = redis.call('TYPE', fence)['ok']
-if fenceType ~= 'none' and fenceType ~= 'string' then
-  return redis.error_reply('WRONGTYPE fencing key holds a ' .. fenceType)
-end
-if fenceType == 'string' then
-  local current = redis.call('GET', fence)
-  if not string.match(current, '^%d+$') then
-    return redis.error_reply('WRONGTYPE fencing key does not hold a counter')
-  end
-end
 local stateType = redis.call('TYPE', state)['ok']
 if stateType ~= 'none' and stateType ~= 'hash' then
   return redis.error_reply('WRONGTYPE state key holds a ' .. stateType)
@@ -47,14 +38,24 @@ if lockType == 'hash' then
     return redis.error_reply('WRONGTYPE lock key holds a hash that is not a lock')
   end
   if owner ~= token then
+    -- Flag the contention so that the release wakes a waiter.
+    redis.call('HSET', lock, 'waiting', '1')
     return {0, redis.call('PTTL', lock)}
   end
   n = tonumber(redis.call('HGET', lock, 'fence'))
   count = redis.call('HINCRBY', lock, 'count', 1)
 else
-  n = redis.call('INCR', fence)
+  -- INCR is the first write: when the counter is not an integer it
+  -- fails and nothing has been written.
+  n = redis.pcall('INCR', fence)
+  if type(n) ~= 'number' then
+    return redis.error_reply('WRONGTYPE fencing key does not hold a counter')
+  end
   count = 1
   redis.call('HSET', lock, 'owner', token, 'count', 1, 'fence', n)
+  if ARGV[6] == '1' then
+    redis.call('HSET', lock, 'waiting', '1')
+  end
 end
 redis.call('PEXPIRE', lock, ttl)
 redis.call('HSET', state, ARGV[3], ARGV[4], '__fence', n)
