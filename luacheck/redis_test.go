@@ -10,6 +10,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -442,6 +443,7 @@ func TestRedisFunctions(t *testing.T) {
 	ctx := context.Background()
 	lib := caseSource(t, "clean/functions_library.lua")
 	bad := caseSource(t, "LUA403/bad_function_no_writes.lua")
+	dropLibraries(t, "slotlint_counters", "counters", "slotlint_moves")
 	if fs := findingsOf(t, "clean/functions_library.lua", Options{Function: true}); len(fs) != 0 {
 		t.Fatalf("checker: %v", fs)
 	}
@@ -487,4 +489,64 @@ func TestRedisFunctions(t *testing.T) {
 			t.Errorf("%s: counters_peek: %v", s.name, err)
 		}
 	}
+}
+
+// TestRedisSandboxGlobals compares the globals LUA302 accepts with the
+// globals of Redis's script sandbox, for EVAL and for Functions.
+func TestRedisSandboxGlobals(t *testing.T) {
+	ctx := context.Background()
+	list := "local t = {} for k in pairs(_G) do if k ~= '__redis__err__handler' then t[#t + 1] = k end end table.sort(t) return t"
+	want := make([]string, 0, len(sandboxGlobals))
+	for name := range sandboxGlobals {
+		want = append(want, name)
+	}
+	slices.Sort(want)
+	lib := "#!lua name=slotlint_globals\nredis.register_function('slotlint_globals', function() " + list + " end)"
+	dropLibraries(t, "slotlint_globals")
+	for _, s := range servers(t) {
+		got, err := s.c.Eval(ctx, list, []string{"{g}"}).StringSlice()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("%s EVAL globals:\n got %v\nwant %v", s.name, got, want)
+		}
+		if s.cluster {
+			err = s.c.(*redis.ClusterClient).ForEachMaster(ctx, func(ctx context.Context, n *redis.Client) error {
+				return n.FunctionLoadReplace(ctx, lib).Err()
+			})
+		} else {
+			err = s.c.FunctionLoadReplace(ctx, lib).Err()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err = s.c.FCall(ctx, "slotlint_globals", []string{"{g}"}).StringSlice()
+		if err != nil {
+			t.Fatal(err)
+		}
+		fnWant := slices.DeleteFunc(slices.Clone(want), func(n string) bool { return n == "KEYS" || n == "ARGV" })
+		if strings.Join(got, " ") != strings.Join(fnWant, " ") {
+			t.Errorf("%s library globals:\n got %v\nwant %v", s.name, got, fnWant)
+		}
+	}
+}
+
+// dropLibraries deletes function libraries the test loaded, on the
+// standalone server and on every cluster master.
+func dropLibraries(t *testing.T, names ...string) {
+	t.Cleanup(func() {
+		ctx := context.Background()
+		for _, s := range servers(t) {
+			for _, name := range names {
+				if s.cluster {
+					_ = s.c.(*redis.ClusterClient).ForEachMaster(ctx, func(ctx context.Context, n *redis.Client) error {
+						return n.FunctionDelete(ctx, name).Err()
+					})
+				} else {
+					s.c.FunctionDelete(ctx, name)
+				}
+			}
+		}
+	})
 }
