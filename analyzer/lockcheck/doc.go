@@ -22,9 +22,11 @@
 //     decides the DEL (GET, compare, DEL), which races with expiry and
 //     takeover. Release with runtime's Lock.Release or a token-checked
 //     script.
-//   - SL1303 (retry.go): a loop around a lock acquisition that waits a
-//     duration the loop never changes (time.Sleep, time.After, time.Tick,
-//     a ticker). Back off exponentially with jitter, as runtime's
+//   - SL1303 (retry.go): a loop around a lock acquisition that ends once
+//     the lock is taken and waits a duration the loop never changes
+//     (time.Sleep, time.After, time.Tick, a ticker). A periodic job that
+//     takes the lock each round and keeps looping is paced on purpose and
+//     not reported. Back off exponentially with jitter, as runtime's
 //     Client.Obtain does.
 //   - SL1304 (lostupdate.go): GET then SET of the same key, or HGET then
 //     HSET of the same field, where the written value or the decision to

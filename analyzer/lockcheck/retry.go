@@ -26,7 +26,7 @@ func (c *checker) retry() {
 				continue
 			}
 			loop := innermostLoop(f.body, a.at.Pos())
-			if loop == nil || done[loop] {
+			if loop == nil || done[loop] || !leavesOnSuccess(f, loop, a.at) {
 				continue
 			}
 			done[loop] = true
@@ -37,6 +37,71 @@ func (c *checker) retry() {
 			}
 		}
 	}
+}
+
+// leavesOnSuccess reports whether loop is a retry loop: the acquisition's
+// result decides whether it ends (the loop condition, or a branch that
+// returns or breaks out). A loop that takes the lock, works and waits for
+// the next round (a periodic job) is paced on purpose.
+func leavesOnSuccess(f *fn, loop ast.Node, acquire *ast.CallExpr) bool {
+	t := newTaint(f, acquire)
+	var body *ast.BlockStmt
+	switch l := loop.(type) {
+	case *ast.ForStmt:
+		if l.Cond != nil && t.mentions(l.Cond) {
+			return true
+		}
+		body = l.Body
+	case *ast.RangeStmt:
+		body = l.Body
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IfStmt:
+			if t.mentions(n.Cond) && (exits(n.Body) || (n.Else != nil && exits(n.Else))) {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
+}
+
+// exits reports whether n holds a return, or a break or goto that leaves
+// the loop around n.
+func exits(n ast.Node) bool {
+	found := false
+	var walk func(n ast.Node, nested bool)
+	walk = func(n ast.Node, nested bool) {
+		ast.Inspect(n, func(m ast.Node) bool {
+			if found || m == nil || m == n {
+				return !found
+			}
+			switch m := m.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt:
+				found = true
+			case *ast.BranchStmt:
+				switch {
+				case m.Tok == token.GOTO, m.Tok == token.BREAK && (m.Label != nil || !nested):
+					found = true
+				}
+			case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+				walk(m, true) // an unlabeled break in there ends that statement
+				return false
+			}
+			return true
+		})
+	}
+	walk(n, false)
+	return found
 }
 
 // innermostLoop is the innermost for or range statement of body holding p,

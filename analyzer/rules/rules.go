@@ -127,7 +127,7 @@ var catalogue = []Rule{
 	},
 	{
 		ID: "SL1303", Title: "lock retry loop with a constant sleep (no backoff, no jitter)", Analyzer: "lockcheck",
-		What: "A loop around a lock acquisition (SET NX) that waits a duration the loop never changes: time.Sleep, time.After, time.Tick or a ticker.",
+		What: "A loop around a lock acquisition (SET NX) that ends once the lock is taken and waits a duration the loop never changes between attempts: time.Sleep, time.After, time.Tick or a ticker.",
 		Why:  "Clients that lose the race together retry together: they hit the key's shard in lockstep, waste round trips while the holder works, and the same client can lose again and again.",
 		Bad:  "for { if ok, _ := rdb.SetNX(ctx, key, token, ttl).Result(); ok { break }; time.Sleep(5 * time.Millisecond) }",
 		Good: "lock, err := locks.Obtain(ctx, key, ttl, nil) // exponential backoff with full jitter, bounded by ctx",

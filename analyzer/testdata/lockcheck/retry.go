@@ -95,6 +95,44 @@ func poll(rdb *redis.Client, key string) {
 	}
 }
 
+// Silent: a periodic job takes the lock each round, works, and waits for
+// the next round; the fixed pace is intended.
+func periodic(rdb *redis.Client) {
+	for range time.Tick(time.Minute) {
+		if rdb.SetNX(ctx, "cron:cleanup", 1, 50*time.Second).Val() {
+			work()
+		}
+	}
+}
+
+func periodicSleep(rdb *redis.Client) {
+	for {
+		ok, err := rdb.SetNX(ctx, "cron:report", 1, 50*time.Second).Result()
+		if err != nil {
+			return
+		}
+		if ok {
+			work()
+		}
+		time.Sleep(time.Minute)
+	}
+}
+
+// Reported: break out of the loop once the lock is taken.
+func spinBreak(rdb *redis.Client, key string) {
+	for {
+		if rdb.SetNX(ctx, key, 1, time.Second).Val() {
+			break
+		}
+		select {
+		case <-time.After(20 * time.Millisecond): // want `lock retry loop on key waits a fixed 20ms`
+		case <-ctx.Done():
+			return
+		}
+	}
+	work()
+}
+
 // Silent: each goroutine waits a random time between attempts, and the
 // range loop takes no lock itself.
 func batch(rdb *redis.Client, keys []string) {
