@@ -70,7 +70,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		if a.IgnoredTag {
 			r.Report("SL1103", u.expr, nil, "key %s has a second hash tag that Redis ignores: only the first {...} counts", k)
-		} else if a.HoleBeforeTag && (a.Kind == slot.TagLiteral || a.Kind == slot.TagSymbolic) {
+		} else if a.HoleBeforeTag && (a.Kind == slot.TagLiteral || a.Kind == slot.TagSymbolic) && !braceFreeBeforeTag(k) {
 			r.Report("SL1103", u.expr, nil, "key %s has text of unknown value (%s) before its hash tag: a '{' in it would move the tag", k, firstHole(k))
 		}
 		if a.Kind == slot.TagLiteral && a.HoleOutsideTag {
@@ -83,10 +83,38 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 func firstHole(k slot.Key) string {
-	if hs := k.Holes(); len(hs) > 0 {
-		return hs[0].Label
+	for _, h := range holesBeforeTag(k) {
+		if !keyexpr.BraceFree(h) {
+			return h.Label
+		}
 	}
 	return "?"
+}
+
+// holesBeforeTag lists the holes before the key's first '{'.
+func holesBeforeTag(k slot.Key) []slot.Hole {
+	var hs []slot.Hole
+	for _, p := range k.Parts() {
+		if p.Hole != nil {
+			hs = append(hs, *p.Hole)
+			continue
+		}
+		if strings.Contains(p.Lit, "{") {
+			break
+		}
+	}
+	return hs
+}
+
+// braceFreeBeforeTag: every value before the tag is a number or an
+// encoding that cannot hold a brace, so the tag cannot move.
+func braceFreeBeforeTag(k slot.Key) bool {
+	for _, h := range holesBeforeTag(k) {
+		if !keyexpr.BraceFree(h) {
+			return false
+		}
+	}
+	return true
 }
 
 // tagOf names how a key is tagged, in terms of its shape: "" for no tag.

@@ -26,7 +26,9 @@ type FactPart struct {
 	// Opaque is a value the builder computes itself (a call result, a
 	// local): a different value at every call.
 	Opaque bool
-	Label  string
+	// Safe: the opaque value's text never holds a brace.
+	Safe  bool
+	Label string
 }
 
 // AFact marks KeyFunc as an analysis fact.
@@ -39,6 +41,8 @@ func (f *KeyFunc) key(args []slot.Key) slot.Key {
 	var ks []slot.Key
 	for i, p := range f.Parts {
 		switch {
+		case p.Opaque && p.Safe:
+			ks = append(ks, slot.HoleKey("safe:opaque:"+strconv.Itoa(i), p.Label))
 		case p.Opaque:
 			ks = append(ks, slot.HoleKey("opaque:"+strconv.Itoa(i), p.Label))
 		case p.Param >= 0 && p.Format != "":
@@ -79,7 +83,7 @@ func factOf(k slot.Key) (*KeyFunc, bool) {
 		case strings.HasPrefix(p.Hole.ID, "g:"):
 			f.Parts = append(f.Parts, FactPart{Param: -1, Global: p.Hole.ID, Label: p.Hole.Label})
 		default:
-			f.Parts = append(f.Parts, FactPart{Param: -1, Opaque: true, Label: p.Hole.Label})
+			f.Parts = append(f.Parts, FactPart{Param: -1, Opaque: true, Safe: BraceFree(*p.Hole), Label: p.Hole.Label})
 		}
 	}
 	return f, true

@@ -290,6 +290,9 @@ func (x *Extractor) formatted(e ast.Expr, verb byte, ev *env, depth int, lbl str
 	}
 	id, l, pos := x.valueID(e, ev, depth)
 	if id == "" {
+		if braceFreeClass[class] {
+			return x.hole(fmt.Sprintf("safe:u@%d", e.Pos()), label(e), e.Pos())
+		}
 		return x.unique(e)
 	}
 	if lbl == "" {
@@ -333,6 +336,10 @@ func (x *Extractor) call(call *ast.CallExpr, ev *env, depth int) slot.Key {
 			if len(call.Args) == 1 || (len(call.Args) == 2 && isConst(x.info, call.Args[1], "10")) {
 				return x.formatted(call.Args[0], 'd', ev, depth, label(call))
 			}
+			return x.safe(fn, call, ev, depth)
+		case "strconv.FormatFloat", "strconv.FormatComplex",
+			"encoding/hex.EncodeToString", "encoding/base64.EncodeToString", "encoding/base32.EncodeToString":
+			return x.safe(fn, call, ev, depth)
 		case "strconv.Quote":
 			return x.formatted(call.Args[0], 'q', ev, depth, label(call))
 		case "strconv.FormatBool":
@@ -467,6 +474,12 @@ func (x *Extractor) builder(fn *types.Func, call *ast.CallExpr, ev *env, depth i
 	}
 	return k.Substitute(func(h slot.Hole) (slot.Key, bool) {
 		if cls, n, ok := formattedParam(h.ID); ok && n < len(call.Args) {
+			if strings.HasPrefix(cls, "safe:") {
+				if id, _, pos := x.valueID(call.Args[n], ev, depth); id != "" {
+					return x.hole(cls+"("+id+")", h.Label, pos), true
+				}
+				return x.hole(fmt.Sprintf("safe:u@%d", call.Args[n].Pos()), h.Label, call.Args[n].Pos()), true
+			}
 			verb := byte('v')
 			if cls == "dec" {
 				verb = 'd'
@@ -830,4 +843,30 @@ func (x *Extractor) Var(e ast.Expr) (*types.Var, bool) {
 		return nil, false
 	}
 	return objVar(x.info, id)
+}
+
+// safe is the text of a function that prints digits, letters and a few
+// signs, never a brace: named after its argument when that is one value.
+func (x *Extractor) safe(fn *types.Func, call *ast.CallExpr, ev *env, depth int) slot.Key {
+	if len(call.Args) > 0 {
+		if id, _, pos := x.valueID(call.Args[0], ev, depth); id != "" {
+			return x.hole("safe:"+fn.Name()+"("+id+")", label(call), pos)
+		}
+	}
+	return x.hole(fmt.Sprintf("safe:u@%d", call.Pos()), label(call), call.Pos())
+}
+
+// braceFreeClass are the formatting classes whose text has no brace.
+var braceFreeClass = map[string]bool{"dec": true, "d": true, "x": true, "X": true, "t": true}
+
+// BraceFree reports whether a hole's text can never hold '{' or '}': a
+// number or boolean as printed, a hex, base32 or base64 encoding.
+func BraceFree(h slot.Hole) bool {
+	if strings.HasPrefix(h.ID, "safe:") {
+		return true
+	}
+	if i := strings.IndexByte(h.ID, '('); i > 0 {
+		return braceFreeClass[h.ID[:i]]
+	}
+	return false
 }

@@ -2,6 +2,7 @@
 package keys
 
 import (
+	"encoding/hex"
 	"fmt"
 	"strconv"
 	"time"
@@ -24,6 +25,9 @@ func Num(n int) string { return "n:{" + strconv.Itoa(n) + "}" } // want Num:`key
 
 // Daily's date is computed inside: a new value at each call.
 func Daily(id string, t time.Time) string { return "d:{" + id + "}:" + t.Format("2006-01-02") } // want Daily:`keyfunc\("d:\{" \+ id \+ "\}:" \+ t.Format\("2006-01-02"\)\)`
+
+// Run's value is hex: it cannot hold a brace.
+func Run(b []byte) string { return "run:" + hex.EncodeToString(b) + ":" } // want Run:`keyfunc\("run:" \+ hex.EncodeToString\(b\) \+ ":"\)`
 
 // Branchy returns different shapes: no summary.
 func Branchy(id string, admin bool) string {

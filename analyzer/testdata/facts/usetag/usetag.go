@@ -8,7 +8,9 @@ import (
 	"example.com/slt/facts/keys"
 )
 
-func hot(ctx context.Context, rdb *redis.Client, id string) {
-	rdb.Get(ctx, "{hot}:"+keys.Flat(id)) // want `key "\{hot\}:flat:" \+ id has the constant hash tag \{hot\}`
+func hot(ctx context.Context, rdb *redis.Client, id string, b []byte) {
+	rdb.Get(ctx, keys.Run(b)+"{"+id+"}")      // hex before the tag: it cannot move
+	rdb.Get(ctx, keys.Spaced(id)+":{"+id+"}") // want `key Namespace \+ ":" \+ id \+ ":\{" \+ id \+ "\}" has text of unknown value \(Namespace\) before its hash tag`
+	rdb.Get(ctx, "{hot}:"+keys.Flat(id))      // want `key "\{hot\}:flat:" \+ id has the constant hash tag \{hot\}`
 	rdb.Get(ctx, keys.UserCart(id))
 }
