@@ -62,8 +62,9 @@ func lostUpdateMessage(r, w *event, byValue, counter bool) string {
 	default:
 		fix = "use runtime's Client.MaxUpdate for a running maximum, or a script, or WATCH with TxPipelined"
 	}
-	return wr + " of " + what + " depends on the " + rd + " before it with no WATCH or script: client A " + rd +
-		"s, client B " + rd + "s, A " + wr + "s, B " + wr + "s and A's update is lost; " + fix
+	w1 := command(w)
+	return wr + " of " + what + " depends on the " + rd + " before it with no WATCH or script: two clients interleaved as A " + rd +
+		", B " + rd + ", A " + w1 + ", B " + w1 + " lose A's update; " + fix
 }
 
 // arithmetic reports whether the written value adds to or subtracts from

@@ -15,7 +15,7 @@ func lastRead(rdb *redis.Client, item string, pos int64) error {
 		return err
 	}
 	if pos > cur {
-		return rdb.Set(ctx, key, pos, 0).Err() // want `SET of "item:\{" \+ item \+ "\}:lastRead" depends on the GET before it with no WATCH or script: client A GETs, client B GETs, A SETs, B SETs and A's update is lost; use runtime's Client.MaxUpdate for a running maximum, or a script, or WATCH with TxPipelined`
+		return rdb.Set(ctx, key, pos, 0).Err() // want `SET of "item:\{" \+ item \+ "\}:lastRead" depends on the GET before it with no WATCH or script: two clients interleaved as A GET, B GET, A SET, B SET lose A's update; use runtime's Client.MaxUpdate for a running maximum, or a script, or WATCH with TxPipelined`
 	}
 	return nil
 }
@@ -34,7 +34,7 @@ func lastReadReturn(rdb *redis.Client, item string, pos int64) {
 // INCR emulated with GET and SET.
 func incr(rdb *redis.Client, page string) {
 	n, _ := rdb.Get(ctx, "hits:"+page).Int()
-	rdb.Set(ctx, "hits:"+page, n+1, 0) // want `SET of "hits:" \+ page depends on the GET before it with no WATCH or script: client A GETs, client B GETs, A SETs, B SETs and A's update is lost; use INCRBY, or a script, or WATCH with TxPipelined`
+	rdb.Set(ctx, "hits:"+page, n+1, 0) // want `SET of "hits:" \+ page depends on the GET before it with no WATCH or script: two clients interleaved as A GET, B GET, A SET, B SET lose A's update; use INCRBY, or a script, or WATCH with TxPipelined`
 }
 
 // The same on a hash field.
@@ -42,7 +42,7 @@ func hincr(rdb *redis.Client, user string) {
 	key := "user:{" + user + "}"
 	v, _ := rdb.HGet(ctx, key, "visits").Int()
 	next := v + 1
-	rdb.HSet(ctx, key, "visits", next) // want `HSET of "user:\{" \+ user \+ "\}" field "visits" depends on the HGET before it with no WATCH or script: client A HGETs, client B HGETs, A HSETs, B HSETs and A's update is lost; use HINCRBY, or a script, or WATCH with TxPipelined`
+	rdb.HSet(ctx, key, "visits", next) // want `HSET of "user:\{" \+ user \+ "\}" field "visits" depends on the HGET before it with no WATCH or script: two clients interleaved as A HGET, B HGET, A HSET, B HSET lose A's update; use HINCRBY, or a script, or WATCH with TxPipelined`
 }
 
 // A command variable, an append emulated in Go, a loop.
@@ -53,7 +53,7 @@ func appendLog(rdb *redis.Client, id string, lines []string) {
 			rdb.Set(ctx, "log:"+id, line, 0)
 			continue
 		}
-		rdb.SetEx(ctx, "log:"+id, cmd.Val()+"\n"+line, time.Hour) // want `SETEX of "log:" \+ id depends on the GET before it with no WATCH or script: client A GETs, client B GETs, A SETEXs, B SETEXs and A's update is lost; use a script, or WATCH with TxPipelined`
+		rdb.SetEx(ctx, "log:"+id, cmd.Val()+"\n"+line, time.Hour) // want `SETEX of "log:" \+ id depends on the GET before it with no WATCH or script: two clients interleaved as A GET, B GET, A SETEX, B SETEX lose A's update; use a script, or WATCH with TxPipelined`
 	}
 }
 
