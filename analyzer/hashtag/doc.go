@@ -13,7 +13,9 @@
 //     every key of the family lands in one slot, a hot shard;
 //   - SL1102 an empty tag "{}", which Redis ignores;
 //   - SL1103 a tag Redis ignores: a second {...}, or text of unknown value
-//     before the first '{' that would move the tag if it held a brace;
+//     before the first '{' that would move the tag if it held a brace
+//     (numbers and hex, base32 or base64 text cannot, and are not
+//     reported);
 //   - SL1104 one key family (same shape: literal text with values in the same
 //     places) spelled with and without a tag, or with different tags, in
 //     one package: two spellings are two keys in two slots;
