@@ -30,8 +30,10 @@
 //     Client.Obtain does.
 //   - SL1304 (lostupdate.go): GET then SET of the same key, or HGET then
 //     HSET of the same field, where the written value or the decision to
-//     write depends on what was read, outside WATCH and scripts: another
-//     client's update between the two is lost. Use INCRBY/HINCRBY,
+//     write depends on what was read, outside WATCH and scripts and not
+//     after a lock taken in the same function (SET NX, or a lock
+//     library's Obtain, Lock, TryLock): another client's update between
+//     the two is lost. Use INCRBY/HINCRBY,
 //     runtime's Client.MaxUpdate, a script, or WATCH with TxPipelined.
 //
 // Suppress one finding with //slotlint:ignore SL1304 reason.

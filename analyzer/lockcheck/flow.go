@@ -19,6 +19,7 @@ type fn struct {
 	decl  *types.Func
 	lits  []*fn
 	calls []*ast.CallExpr // calls of package functions: possible helpers
+	locks []*ast.CallExpr // calls that take a lock by a library's API
 	// events: the function's own Redis calls; all adds what its helpers do.
 	events []*event
 	all    []*event

@@ -67,6 +67,14 @@ func run(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
+// lockNames are the names under which lock libraries (runtime's
+// Client.Obtain, redislock, redsync) take a lock. sync's mutexes do not
+// count: they serialise one process, not the clients of one Redis.
+var lockNames = map[string]bool{
+	"Obtain": true, "Lock": true, "LockContext": true, "TryLock": true, "TryLockContext": true,
+	"Acquire": true, "LockAndSet": true,
+}
+
 // collect builds the functions of the package with their Redis events and
 // their calls of package functions.
 func (c *checker) collect(byNode map[*ast.CallExpr]*redisapi.Call) {
@@ -104,8 +112,13 @@ func (c *checker) collect(byNode map[*ast.CallExpr]*redisapi.Call) {
 				case *ast.CallExpr:
 					if call, ok := byNode[n]; ok {
 						cur.events = append(cur.events, classify(c.pass, c.x, call)...)
-					} else if callee, ok := typeutil.Callee(c.pass.TypesInfo, n).(*types.Func); ok && callee.Pkg() == c.pass.Pkg {
-						cur.calls = append(cur.calls, n)
+					} else if callee, ok := typeutil.Callee(c.pass.TypesInfo, n).(*types.Func); ok {
+						if callee.Pkg() == c.pass.Pkg {
+							cur.calls = append(cur.calls, n)
+						}
+						if lockNames[callee.Name()] && (callee.Pkg() == nil || callee.Pkg().Path() != "sync") {
+							cur.locks = append(cur.locks, n)
+						}
 					}
 				}
 				return true

@@ -16,7 +16,7 @@ func (c *checker) lostUpdate() {
 	}
 	for _, f := range c.fns {
 		for _, r := range f.all {
-			if r.kind != read || !r.direct() || inWatch(r) {
+			if r.kind != read || !r.direct() || inWatch(r) || underLock(f, r) {
 				continue
 			}
 			var t *taint
@@ -41,6 +41,23 @@ func (c *checker) lostUpdate() {
 			}
 		}
 	}
+}
+
+// underLock reports whether a lock is taken before the read on some path
+// of the function: SET NX, or a lock library's Obtain, Lock, TryLock…
+// The read-modify-write is then serialised by that lock.
+func underLock(f *fn, r *event) bool {
+	for _, a := range f.all {
+		if (a.kind == acquireTTL || a.kind == acquireNoTTL) && f.before(a.at, r.at) {
+			return true
+		}
+	}
+	for _, l := range f.locks {
+		if f.before(l, r.at) {
+			return true
+		}
+	}
+	return false
 }
 
 func inWatch(e *event) bool { return e.call.Tx != nil && e.call.Tx.Method == "Watch" }

@@ -2,6 +2,7 @@ package lockcheck
 
 import (
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -128,6 +129,36 @@ func incrInPlace(rdb *redis.Client, id string) {
 	n++
 	n = n * 2
 	rdb.Set(ctx, "n:"+id, n, 0) // want `SET of "n:" \+ id depends on the GET before it`
+}
+
+// Silent: the read-modify-write runs under a lock.
+func underSetNX(rdb *redis.Client, id string) {
+	if !rdb.SetNX(ctx, "acct:{"+id+"}:lock", "me", time.Second).Val() {
+		return
+	}
+	n, _ := rdb.Get(ctx, "acct:{"+id+"}:balance").Int()
+	rdb.Set(ctx, "acct:{"+id+"}:balance", n+1, 0)
+}
+
+// mutex stands for a distributed lock library's type.
+type mutex struct{}
+
+func (mutex) Lock()   {}
+func (mutex) Unlock() {}
+
+func underMutex(rdb *redis.Client, mu mutex, id string) {
+	mu.Lock()
+	defer mu.Unlock()
+	n, _ := rdb.Get(ctx, "acct:{"+id+"}:balance").Int()
+	rdb.Set(ctx, "acct:{"+id+"}:balance", n+1, 0)
+}
+
+// A process-local mutex does not stop another process.
+func underSyncMutex(rdb *redis.Client, mu *sync.Mutex, id string) {
+	mu.Lock()
+	defer mu.Unlock()
+	n, _ := rdb.Get(ctx, "acct:{"+id+"}:balance").Int()
+	rdb.Set(ctx, "acct:{"+id+"}:balance", n+1, 0) // want `SET of "acct:\{" \+ id \+ "\}:balance" depends on the GET before it`
 }
 
 // Silent: other fields, other keys, a write before the read.
