@@ -3,6 +3,7 @@ module github.com/slotlint/slotlint
 go 1.26.0
 
 require (
+	github.com/golangci/plugin-module-register v0.1.2
 	github.com/redis/go-redis/v9 v9.23.0
 	github.com/sigurn/crc16 v0.0.0-20211026045750-20ab5afb07e3
 )
