@@ -66,6 +66,7 @@ func New(rdb redis.Scripter, opts *Options) *Client {
 // others wait in process; a release by this Client wakes the poller at once.
 type gate struct {
 	refs int           // guarded by Client.mu
+	held int           // this Client's unreleased locks on the key; guarded by Client.mu
 	turn chan struct{} // capacity 1: holding the token means polling
 	wake chan struct{} // capacity 1: a local release happened
 }

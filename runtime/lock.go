@@ -44,6 +44,7 @@ type Lock struct {
 	token    string
 	fence    int64
 	count    int64
+	gate     *gate // counts this lock as held in process until released
 
 	mu         sync.Mutex
 	ttl        time.Duration
@@ -191,6 +192,12 @@ func (c *Client) obtain(ctx context.Context, req *obtainRequest) (*Lock, error) 
 	for {
 		attempts++
 		l, holderTTL, err := c.attempt(ctx, req, attempts > 1)
+		if l != nil {
+			l.gate = c.acquireGate(req.key)
+			c.mu.Lock()
+			l.gate.held++
+			c.mu.Unlock()
+		}
 		if l != nil || err != nil {
 			if err != nil && ctx.Err() != nil {
 				err = fmt.Errorf("%w: %q: %w", ErrNotObtained, req.key, err)
@@ -223,6 +230,14 @@ const wakeBackoffFactor = 16
 // by any process pushes to, waking the longest-waiting client first) or, on a
 // client that cannot block, through this Client's own releases.
 func (c *Client) wait(ctx context.Context, g *gate, wakeKey string, attempt int, holderTTL time.Duration) error {
+	c.mu.Lock()
+	heldHere := g.held > 0
+	c.mu.Unlock()
+	if heldHere {
+		// The holder is in this process: its Release wakes the poller
+		// directly, one round trip sooner than through Redis.
+		return c.sleep(ctx, g, c.backoff(attempt, holderTTL, c.maxBackoff*wakeBackoffFactor))
+	}
 	if b, ok := c.rdb.(blocker); ok {
 		d := c.backoff(attempt, holderTTL, c.maxBackoff*wakeBackoffFactor)
 		// BLPOP takes seconds with millisecond precision; round up so a
@@ -241,7 +256,12 @@ func (c *Client) wait(ctx context.Context, g *gate, wakeKey string, attempt int,
 			// sleeping, and let the next attempt report a real problem.
 		}
 	}
-	t := time.NewTimer(c.backoff(attempt, holderTTL, c.maxBackoff))
+	return c.sleep(ctx, g, c.backoff(attempt, holderTTL, c.maxBackoff))
+}
+
+// sleep waits for d, a release by this Client, or the end of ctx.
+func (c *Client) sleep(ctx context.Context, g *gate, d time.Duration) error {
+	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-t.C:
@@ -342,6 +362,8 @@ func (l *Lock) refresh(ctx context.Context, ttl time.Duration, ms int64) error {
 }
 
 // Release leaves this entry of the lock; the owner's last entry deletes it.
+// Call it for every obtained entry, also after the lock was lost: the Client
+// counts the entry as held in process until then.
 // It stops this entry's KeepAlive first, so no renewal follows a release. It
 // fails with ErrLockLost, changing nothing in Redis, when the lock expired or
 // was taken over, or this entry was already released.
@@ -371,11 +393,17 @@ func (l *Lock) Release(ctx context.Context) error {
 	l.mu.Lock()
 	l.released = true
 	l.mu.Unlock()
+	if l.gate != nil {
+		l.c.mu.Lock()
+		l.gate.held--
+		l.c.mu.Unlock()
+		l.c.releaseGate(l.key, l.gate)
+	}
+	if n <= 0 {
+		l.c.notifyReleased(l.key)
+	}
 	if n < 0 {
 		return fmt.Errorf("%w: %q expired or has another owner", ErrLockLost, l.key)
-	}
-	if n == 0 {
-		l.c.notifyReleased(l.key)
 	}
 	return nil
 }
