@@ -41,6 +41,9 @@ type event struct {
 	via *types.Func
 	// orig is the Redis call's own event, in its function's terms.
 	orig *event
+	// returned: a read made by a helper that returns the value read, so
+	// the helper call's result is the data.
+	returned bool
 	// value is the written value (write), ttl the expiry argument of
 	// SetNX (acquireNoTTL), direct calls only.
 	value, ttl ast.Expr
@@ -245,6 +248,8 @@ type helpers struct {
 	decls  map[*types.Func]*fn
 	events map[*types.Func][]*event
 	busy   map[*types.Func]bool
+	// returns memoizes returnsRead.
+	returns map[*event]bool
 }
 
 // of returns the events a call of a package function makes, with the
@@ -298,10 +303,58 @@ func (h *helpers) of(call *ast.CallExpr, depth int) []*event {
 			p.fkey = sub(e.fkey)
 		}
 		p.at, p.via, p.orig = call, callee, e.origin()
-		p.value, p.ttl = nil, nil
+		p.value, p.ttl = h.argOf(callee, call, e.value), nil
+		p.returned = e.kind == read && h.returnsRead(f, e)
 		out = append(out, &p)
 	}
 	return out
+}
+
+// argOf maps an expression of the callee that is exactly one of its
+// parameters to the call's argument for it; anything else is not followed.
+func (h *helpers) argOf(callee *types.Func, call *ast.CallExpr, e ast.Expr) ast.Expr {
+	if e == nil {
+		return nil
+	}
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	sig := callee.Type().(*types.Signature)
+	for i := 0; i < sig.Params().Len() && i < len(call.Args); i++ {
+		if h.pass.TypesInfo.Uses[id] == sig.Params().At(i) {
+			return call.Args[i]
+		}
+	}
+	return nil
+}
+
+// returnsRead reports whether f returns the value of its own read e.
+func (h *helpers) returnsRead(f *fn, e *event) bool {
+	if r, ok := h.returns[e]; ok {
+		return r
+	}
+	own := false
+	for _, d := range f.events {
+		own = own || d == e
+	}
+	found := false
+	if own {
+		t := newTaint(f, e.at)
+		ast.Inspect(f.body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt:
+				for _, r := range n.Results {
+					found = found || t.mentions(r)
+				}
+			}
+			return !found
+		})
+	}
+	h.returns[e] = found
+	return found
 }
 
 // collect lists every event of a function body, closures included, as

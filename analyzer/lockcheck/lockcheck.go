@@ -78,7 +78,7 @@ var lockNames = map[string]bool{
 // collect builds the functions of the package with their Redis events and
 // their calls of package functions.
 func (c *checker) collect(byNode map[*ast.CallExpr]*redisapi.Call) {
-	c.h = &helpers{pass: c.pass, x: c.x, decls: map[*types.Func]*fn{}, events: map[*types.Func][]*event{}, busy: map[*types.Func]bool{}}
+	c.h = &helpers{pass: c.pass, x: c.x, decls: map[*types.Func]*fn{}, events: map[*types.Func][]*event{}, busy: map[*types.Func]bool{}, returns: map[*event]bool{}}
 	for _, file := range c.pass.Files {
 		for _, d := range file.Decls {
 			fd, ok := d.(*ast.FuncDecl)

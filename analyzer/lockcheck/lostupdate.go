@@ -16,7 +16,7 @@ func (c *checker) lostUpdate() {
 	}
 	for _, f := range c.fns {
 		for _, r := range f.all {
-			if r.kind != read || !r.direct() || inWatch(r) || underLock(f, r) {
+			if r.kind != read || !(r.direct() || r.returned) || inWatch(r) || underLock(f, r) {
 				continue
 			}
 			var t *taint
@@ -80,7 +80,7 @@ func lostUpdateMessage(r, w *event, byValue, counter bool) string {
 		fix = "use runtime's Client.MaxUpdate for a running maximum, or a script, or WATCH with TxPipelined"
 	}
 	w1 := command(w)
-	return wr + " of " + what + " depends on the " + rd + " before it with no WATCH or script: two clients interleaved as A " + rd +
+	return wr + " of " + what + " depends on the " + commandOf(r) + " before it with no WATCH or script: two clients interleaved as A " + rd +
 		", B " + rd + ", A " + w1 + ", B " + w1 + " lose A's update; " + fix
 }
 

@@ -82,7 +82,7 @@ func isLock(k slot.Key, locks []slot.Key) bool {
 // it, whether the DEL runs.
 func (c *checker) ownerRead(f *fn, d *event) *event {
 	for _, r := range f.all {
-		if r.kind != read || r.field != nil || !r.direct() || !r.key.Equal(d.key) {
+		if r.kind != read || r.field != nil || !(r.direct() || r.returned) || !r.key.Equal(d.key) {
 			continue
 		}
 		if !f.before(r.at, d.at) {

@@ -68,6 +68,33 @@ func viaStore(rdb *redis.Client, id string, v int64) {
 	}
 }
 
+// A read helper that returns the value read.
+func loadMax(rdb *redis.Client, id string) int64 {
+	v, _ := rdb.Get(ctx, "max:"+id).Int64()
+	return v
+}
+
+func viaLoad(rdb *redis.Client, id string, v int64) {
+	if v > loadMax(rdb, id) {
+		store(rdb, "max:"+id, v) // want `SET \(in store\) of "max:" \+ id depends on the GET \(in loadMax\) before it`
+	}
+}
+
+func incrVia(rdb *redis.Client, id string) {
+	store(rdb, "max:"+id, loadMax(rdb, id)+1) // want `SET \(in store\) of "max:" \+ id depends on the GET \(in loadMax\) before it .*; use INCRBY`
+}
+
+// Silent: a read helper that returns something else than the value.
+func exists(rdb *redis.Client, id string) bool {
+	return rdb.Get(ctx, "max:"+id).Err() == nil
+}
+
+func viaExists(rdb *redis.Client, id string, v int64) {
+	if !exists(rdb, id) {
+		store(rdb, "max:"+id, v)
+	}
+}
+
 // Silent: WATCH + TxPipelined, the optimistic CAS loop.
 func casIncr(rdb *redis.Client, key string) error {
 	for range 10 {

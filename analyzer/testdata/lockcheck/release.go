@@ -37,6 +37,24 @@ func getCompareReturn(rdb *redis.Client, id, token string) error {
 	return rdb.Unlink(ctx, key).Err() // want `lock key "order:\{" \+ id \+ "\}:lock" released by GET, compare, UNLINK`
 }
 
+// The owner read in a helper.
+func owner(rdb *redis.Client, key string) string { return rdb.Get(ctx, key).Val() }
+
+func releaseIfMine(rdb *redis.Client, id, token string) {
+	key := "order:{" + id + "}:lock"
+	if owner(rdb, key) == token {
+		rdb.Del(ctx, key) // want `lock key "order:\{" \+ id \+ "\}:lock" released by GET, compare, DEL`
+	}
+}
+
+// Inside MULTI/EXEC without WATCH the DEL is still unchecked.
+func multiDel(rdb *redis.Client, id string) {
+	rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Unlink(ctx, "order:{"+id+"}:lock") // want `lock key "order:\{" \+ id \+ "\}:lock" released by UNLINK without an owner check`
+		return nil
+	})
+}
+
 // A release helper: the key family is a lock family of the package.
 func unlock(rdb *redis.Client, id string) {
 	rdb.Del(ctx, "order:{"+id+"}:lock") // want `lock key "order:\{" \+ id \+ "\}:lock" released by DEL without an owner check`

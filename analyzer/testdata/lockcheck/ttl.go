@@ -31,6 +31,14 @@ func doSetnx(rdb *redis.ClusterClient, id string) {
 	}
 }
 
+func doSetNX(rdb *redis.Client, id string) {
+	if rdb.Do(ctx, "SET", "lease:"+id, "me", "NX").Err() == nil { // want `SET of lock key "lease:" \+ id sets no TTL and PEXPIRE sets one`
+		rdb.PExpire(ctx, "lease:"+id, time.Second)
+	}
+	rdb.Do(ctx, "SET", "lease2:"+id, "me", "NX", "EX", 10)
+	rdb.Expire(ctx, "lease2:"+id, time.Second)
+}
+
 // acquire is a helper; the EXPIRE at its call site is the bug.
 func acquire(rdb *redis.Client, key string) bool {
 	ok, _ := rdb.SetNX(ctx, key, 1, 0).Result()
