@@ -263,5 +263,5 @@ func (c *checker) duration(d ast.Expr) string {
 			return time.Duration(n).String()
 		}
 	}
-	return types.ExprString(d)
+	return "interval (" + types.ExprString(d) + ")"
 }

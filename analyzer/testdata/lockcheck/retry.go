@@ -44,7 +44,7 @@ func spinTicker(rdb *redis.Client, key string, every time.Duration) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
-		<-t.C // want `lock retry loop on key waits a fixed every`
+		<-t.C // want `lock retry loop on key waits a fixed interval \(every\)`
 		if tryLock(rdb, key) {
 			return
 		}
@@ -63,7 +63,7 @@ type locker struct {
 // The delay is configurable but never changes between attempts.
 func (l *locker) lock(key string) {
 	for !l.rdb.SetNX(ctx, key, 1, time.Second).Val() {
-		time.Sleep(l.delay) // want `lock retry loop on key waits a fixed l.delay`
+		time.Sleep(l.delay) // want `lock retry loop on key waits a fixed interval \(l.delay\)`
 	}
 }
 
