@@ -12,7 +12,8 @@
 //     (SL1004, SL1203), hashtag (SL1101-SL1105): one package per rule
 //     family, each with doc.go and an analysistest suite whose cases live
 //     in testdata/<family>; lockcheck (SL1301-SL1304), one file per
-//     rule, for hand-rolled locks and lost updates;
+//     rule, for hand-rolled locks and lost updates; luascript (SL1201,
+//     SL1202) for Lua scripts held in Go and their calls;
 //   - internal/keyexpr: Go expressions to symbolic keys (slot.Key), with
 //     key-builder facts across packages;
 //   - internal/redisapi: Redis calls as "command + keys" records, the only
@@ -34,6 +35,7 @@ import (
 	"github.com/slotlint/slotlint/analyzer/crossslot"
 	"github.com/slotlint/slotlint/analyzer/hashtag"
 	"github.com/slotlint/slotlint/analyzer/lockcheck"
+	"github.com/slotlint/slotlint/analyzer/luascript"
 	"github.com/slotlint/slotlint/analyzer/scriptkeys"
 	"github.com/slotlint/slotlint/analyzer/txslot"
 )
@@ -48,5 +50,6 @@ func Analyzers() []*analysis.Analyzer {
 		scriptkeys.Analyzer,
 		hashtag.Analyzer,
 		lockcheck.Analyzer,
+		luascript.Analyzer,
 	}
 }

@@ -102,6 +102,22 @@ var catalogue = []Rule{
 		Fix:  "Close the tag.",
 	},
 	{
+		ID: "SL1201", Title: "script called with fewer keys than it reads, or more than it uses", Analyzer: "luascript",
+		What: "A call of a script whose text the package holds (NewScript, Eval, //go:embed, FunctionLoad + FCall) that passes fewer keys than the highest KEYS[n] the script reads, or passes keys the script never reads.",
+		Why:  "KEYS[n] past the keys passed is nil in Lua, so the command fails or acts on the wrong key; a passed key the script ignores still decides which node a cluster client sends the call to, and the keys the script does touch may live elsewhere.",
+		Bad:  "var get = redis.NewScript(`return redis.call('GET', KEYS[2])`)\nget.Run(ctx, rdb, []string{key})",
+		Good: "var get = redis.NewScript(`return redis.call('GET', KEYS[1])`)\nget.Run(ctx, rdb, []string{key})",
+		Fix:  "Pass exactly the keys the script reads, in the order it reads them.",
+	},
+	{
+		ID: "SL1202", Title: "a Lua finding inside a script held in Go code", Analyzer: "luascript",
+		What: "The Lua checker's findings (LUA001-LUA403) in a script written in Go (a string literal, constant, concatenation) or embedded with //go:embed, reported at the Go line under the LUA rule's ID. Keys the script derives from KEYS or builds from ARGV (LUA202, LUA201) are judged at each call with the keys and arguments it passes: reported there only when they are not proven to share the slot of the script's KEYS.",
+		Why:  "A script fails at run time on Redis, not at compile time: a key built as KEYS[1] .. ':lock' is in another slot unless the caller's KEYS[1] carries a hash tag, and Redis Cluster then answers with a cross-slot or non-local key error.",
+		Bad:  "var lock = redis.NewScript(`return redis.call('SET', KEYS[1] .. ':lock', ARGV[1])`)\nlock.Run(ctx, rdb, []string{\"job:\" + id}, token)",
+		Good: "var lock = redis.NewScript(`return redis.call('SET', KEYS[1] .. ':lock', ARGV[1])`)\nlock.Run(ctx, rdb, []string{\"job:{\" + id + \"}\"}, token)",
+		Fix:  "Fix the script as the LUA rule says, or tag the keys the caller passes; -slotlint.disable SL1202 silences every Lua finding, //slotlint:ignore LUA201 reason one at its Go line, -- slotlint:ignore LUA201 reason one inside the script.",
+	},
+	{
 		ID: "SL1203", Title: "script called with zero keys", Analyzer: "scriptkeys",
 		What: "EVAL, EVALSHA, Script.Run or FCALL with no keys.",
 		Why:  "A cluster client routes a keyless script to an arbitrary master; any key the script touches may live elsewhere (MOVED, or CROSSSLOT with a #!lua shebang).",

@@ -1,0 +1,42 @@
+// Package luascript defines an Analyzer that checks Lua scripts held in Go
+// code, and every call of them against what the script does with the keys
+// and arguments it is given.
+//
+// # Analyzer luascript
+//
+// luascript: check Lua scripts held in Go code, and each call against what
+// its script does with KEYS and ARGV
+//
+// A script's text is found where go-redis v9 receives it: redis.NewScript,
+// redis.NewScriptServerSHA, Eval and EvalRO on a client, Do("EVAL", ...),
+// and FunctionLoad or FunctionLoadReplace for a Functions library. The text
+// may be a string literal, a constant or a package-level variable given one
+// value, a concatenation of those, or a file embedded with //go:embed into a
+// string, a []byte, or an embed.FS read with ReadFile and a constant name.
+// Embedded files are read from the directory of the Go file, at most as
+// many bytes as the Lua checker accepts. Each script is analysed once, and
+// cached by content.
+//
+//   - SL1202: the Lua checker's findings (LUA001-LUA403), reported at the Go
+//     line the script's line is written on (for an embedded file, at the
+//     //go:embed directive, with the file and line in the message) under
+//     the LUA rule's ID. Keys the script derives from KEYS[i] (LUA202) or
+//     builds from ARGV or literals (LUA201) are judged at each call instead:
+//     KEYS[i] and ARGV[i] are bound to what the call passes there, and the
+//     key is reported only when it is not then proven to share the slot of
+//     the KEYS it derives from (KEYS[1] otherwise). A script with no call
+//     in the package is judged alone. EvalRO, RunRO and FCallRO also report
+//     the write commands of the script (LUA403) at the call.
+//   - SL1201: a call passes fewer keys than the script reads (KEYS[n] is nil
+//     then), or passes keys an EVAL script never reads. For FCALL only the
+//     first is checked, for the function called.
+//
+// FCALL is matched to its function when the package loads the library and
+// calls the function by a constant name. A call whose keys or arguments
+// cannot be resolved is judged as the script alone would be.
+//
+// Suppress a Go rule with //slotlint:ignore SL1201 reason, a Lua finding at
+// its Go line with //slotlint:ignore LUA202 reason, or inside the script
+// with -- slotlint:ignore LUA202 reason. -slotlint.disable SL1202 silences
+// every Lua finding.
+package luascript

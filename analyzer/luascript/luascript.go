@@ -1,0 +1,413 @@
+package luascript
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/types"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/slotlint/slotlint/analyzer/config"
+	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
+	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
+	"github.com/slotlint/slotlint/analyzer/report"
+	"github.com/slotlint/slotlint/luacheck"
+	"github.com/slotlint/slotlint/slot"
+)
+
+// Analyzer reports SL1201 and, under SL1202, the Lua checker's findings.
+var Analyzer = &analysis.Analyzer{
+	Name:     "luascript",
+	Doc:      "check Lua scripts held in Go code, and each call against what its script does with KEYS and ARGV\n\nRules: SL1201, SL1202 (Lua findings under their LUA IDs).",
+	Run:      run,
+	Requires: []*analysis.Analyzer{config.Analyzer, redisapi.Analyzer, inspect.Analyzer},
+	URL:      "https://pkg.go.dev/github.com/slotlint/slotlint/analyzer/luascript",
+}
+
+// cache holds the checker's results by script text and options, across
+// packages: a script embedded or copied into several packages is analysed
+// once.
+var cache luacheck.Cache
+
+// site is one call of a script whose text is known.
+type site struct {
+	call     *redisapi.Call
+	script   *script
+	function string // FCALL: the function called
+	readOnly bool
+	args     []ast.Expr // ARGV, when each is known
+	argsOK   bool
+}
+
+type checker struct {
+	pass *analysis.Pass
+	cfg  *config.Config
+	x    *keyexpr.Extractor
+	rep  *report.Reporter
+	lua  *luaReporter
+	res  *resolver
+	// functions maps a registered function's name to its library.
+	functions map[string]*script
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	cfg := pass.ResultOf[config.Analyzer].(*config.Config)
+	calls := pass.ResultOf[redisapi.Analyzer].(*redisapi.Result)
+	if !importsGoRedis(pass.Pkg) || !cfg.Enabled("SL1201") && !cfg.Enabled("SL1202") {
+		return nil, nil
+	}
+	c := &checker{pass: pass, cfg: cfg, x: calls.Keys, rep: report.New(pass, cfg, "SL1201", "SL1202"),
+		res: newResolver(pass), functions: map[string]*script{}}
+	c.lua = newLuaReporter(pass, cfg.Enabled("SL1202"))
+
+	// Scripts created or loaded anywhere in the package, called or not.
+	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	ins.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
+		call := n.(*ast.CallExpr)
+		if src, ok := c.res.newScriptArg(call); ok {
+			c.res.text(src)
+			return
+		}
+		fn, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
+		if !ok || fn.Pkg() == nil || fn.Pkg().Path() != redisapi.GoRedis || len(call.Args) != 2 {
+			return
+		}
+		if name := fn.Name(); name == "FunctionLoad" || name == "FunctionLoadReplace" {
+			if s := c.res.text(call.Args[1]); s != nil {
+				s.library = true
+			}
+		}
+	})
+
+	var sites []*site
+	for _, call := range calls.Calls {
+		if s := c.site(call); s != nil {
+			sites = append(sites, s)
+		}
+	}
+	for _, s := range c.res.order {
+		c.analyze(s)
+	}
+	for _, st := range sites {
+		if st.function == "" {
+			st.script.calls++
+		} else if lib := c.functions[st.function]; lib != nil {
+			lib.calledFns[st.function] = true
+		}
+	}
+	for _, s := range c.res.order {
+		c.reportScript(s)
+	}
+	for _, st := range sites {
+		c.checkSite(st)
+	}
+	return nil, nil
+}
+
+// importsGoRedis reports whether the package imports go-redis itself.
+func importsGoRedis(pkg *types.Package) bool {
+	for _, p := range pkg.Imports() {
+		if p.Path() == redisapi.GoRedis {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *checker) analyze(s *script) {
+	if s.err != "" || s.result != nil {
+		return
+	}
+	s.result = cache.Analyze(s.src, luacheck.Options{Filename: s.embedded, Function: s.library || luacheck.IsLibrary(s.src)})
+	if s.library {
+		s.calledFns = map[string]bool{}
+		for _, f := range s.result.Functions {
+			c.functions[f.Name] = s
+		}
+	}
+}
+
+// site resolves the script a call runs.
+func (c *checker) site(call *redisapi.Call) *site {
+	if !call.Script || call.Source == nil {
+		return nil
+	}
+	st := &site{call: call, readOnly: strings.HasSuffix(call.Command, "_RO")}
+	switch {
+	case strings.HasPrefix(call.Method, "Script."):
+		st.script = c.res.scriptValue(call.Source)
+	case call.Command == "EVAL" || call.Command == "EVAL_RO":
+		st.script = c.res.text(call.Source)
+	case call.Command == "FCALL" || call.Command == "FCALL_RO":
+		tv := c.pass.TypesInfo.Types[call.Source]
+		if tv.Value == nil || tv.Value.Kind() != constant.String {
+			return nil
+		}
+		st.function = constant.StringVal(tv.Value)
+	}
+	// ARGV: every argument after the keys, for the methods whose keys are
+	// one []string argument.
+	if call.Method != "Do" && len(call.Node.Args) >= 3 && !call.Node.Ellipsis.IsValid() {
+		st.args, st.argsOK = call.Node.Args[3:], true
+	}
+	if st.script == nil && st.function == "" {
+		return nil
+	}
+	return st
+}
+
+// reportScript reports the checker's findings in the script's text, except
+// those about keys that its call sites in the package can judge better.
+func (c *checker) reportScript(s *script) {
+	if s.err != "" {
+		c.rep.Report("SL1202", s.anchor, nil, "embedded script %s cannot be checked: %s", s.embedded, s.err)
+		return
+	}
+	for _, f := range s.result.Findings {
+		if deferred(f) && (s.calls > 0 || s.library && c.calledFunction(s, f.Function)) {
+			continue
+		}
+		pos, end := s.position(c.pass.Fset, f.Pos)
+		msg := f.Message
+		if s.embedded != "" {
+			msg = fmt.Sprintf("%s:%d: %s", s.embedded, f.Pos.Line, msg)
+			if f.Pos.Column > 0 {
+				msg = fmt.Sprintf("%s:%d:%d: %s", s.embedded, f.Pos.Line, f.Pos.Column, f.Message)
+			}
+		}
+		c.lua.report(f.Rule, pos, end, msg)
+	}
+}
+
+// deferred: key findings that depend on what a caller passes in KEYS and ARGV.
+func deferred(f luacheck.Finding) bool {
+	return f.HasKey && (f.Rule == luacheck.RuleDerivedKey || f.Rule == luacheck.RuleUndeclaredKey)
+}
+
+// calledFunction reports whether some FCALL of the package names fn of the
+// library s.
+func (c *checker) calledFunction(s *script, fn string) bool {
+	return fn != "" && s.calledFns[fn]
+}
+
+func (c *checker) checkSite(st *site) {
+	s := st.script
+	if st.function != "" {
+		s = c.functions[st.function]
+		if s == nil {
+			return
+		}
+	}
+	if s.err != "" || s.result == nil || !s.result.Checked {
+		return
+	}
+	call := st.call
+	where := s.where
+	n, known := keyCount(call)
+
+	// SL1201: KEYS read beyond those passed, or keys passed and never read.
+	if known && n > 0 {
+		if st.function != "" {
+			r := cache.Analyze(s.src, luacheck.Options{Filename: s.embedded, Function: true, NumKeys: n, KeysKnown: true})
+			for _, f := range r.Findings {
+				if f.Rule == luacheck.RuleKeysIndex && f.Function == st.function {
+					c.rep.Report("SL1201", call.Node, nil, "%s passes %d %s but function %s reads KEYS[%d] (%s): it is nil there",
+						call.Method, n, plural(n, "key"), st.function, f.KeysIndex, where(f.Pos))
+					break
+				}
+			}
+		} else if m := s.result.MaxKeysIndex; m > n {
+			at := ""
+			if p, ok := s.keysReadAt(m); ok {
+				at = " (" + where(p) + ")"
+			}
+			c.rep.Report("SL1201", call.Node, nil, "%s passes %d %s but the script reads KEYS[%d]%s: it is nil there",
+				call.Method, n, plural(n, "key"), m, at)
+		} else if !s.result.DynamicKeys {
+			if unread := unreadKeys(s.result.KeysRead, n); len(unread) > 0 {
+				c.rep.Report("SL1201", call.Node, nil, "%s passes %d %s but the script never reads %s: a key it does not use still decides where the call is routed",
+					call.Method, n, plural(n, "key"), strings.Join(unread, ", "))
+			}
+		}
+	}
+
+	// Read-only calls: write commands the script would run.
+	if st.readOnly {
+		r := cache.Analyze(s.src, luacheck.Options{Filename: s.embedded, Function: st.function != "" || s.library, ReadOnly: true})
+		for _, f := range r.Findings {
+			if f.Rule == luacheck.RuleWriteInReadOnly && (st.function == "" || f.Function == st.function) && !hasFinding(s.result, f) {
+				c.lua.report(f.Rule, call.Node.Pos(), call.Node.End(), fmt.Sprintf("%s: %s", where(f.Pos), f.Message))
+			}
+		}
+	}
+
+	// Keys the script derives from KEYS and ARGV, judged with what this
+	// call passes.
+	if len(call.Keys) == 0 && known {
+		return // SL1203: no slot to compare with
+	}
+	bound := c.bindings(call, st)
+	for _, f := range s.result.Findings {
+		if !deferred(f) || st.function != "" && f.Function != st.function {
+			continue
+		}
+		c.judge(st, s, f, bound)
+	}
+}
+
+// judge reports a key a script builds from what the caller passed unless,
+// with this call's keys and arguments, it provably shares the slot of the
+// KEYS it derives from (KEYS[1] for keys from elsewhere).
+func (c *checker) judge(st *site, s *script, f luacheck.Finding, bound map[string]keyexpr.Elem) {
+	anchorIdx := f.KeysIndex
+	if anchorIdx == 0 {
+		anchorIdx = 1
+	}
+	anchor, ok := bound[fmt.Sprintf("KEYS[%d]", anchorIdx)]
+	if !ok {
+		c.lua.report(f.Rule, st.call.Node.Pos(), st.call.Node.End(), fmt.Sprintf("%s: %s", s.where(f.Pos), f.Message))
+		return
+	}
+	anchorID := fmt.Sprintf("KEYS[%d]", anchorIdx)
+	anchorLabel, anchorUsed := anchorID, false
+	var used []string
+	key := f.Key.Substitute(func(h slot.Hole) (slot.Key, bool) {
+		el, ok := bound[h.ID]
+		if ok {
+			used = append(used, fmt.Sprintf("%s = %s", h.Label, types.ExprString(el.Expr)))
+			if h.ID == anchorID {
+				anchorLabel, anchorUsed = h.Label, true
+			}
+		}
+		return el.Key, ok
+	})
+	rel := slot.Relate(key, anchor.Key, c.cfg.Slot)
+	if rel.Kind == slot.SameSlot {
+		return
+	}
+	detail := "shares no hash tag with " + anchorLabel
+	if rel.Kind == slot.DifferentSlots {
+		detail = fmt.Sprintf("is in slot %d, %s in slot %d", rel.SlotA, anchorLabel, rel.SlotB)
+	}
+	if len(used) == 0 {
+		c.lua.report(f.Rule, st.call.Node.Pos(), st.call.Node.End(), fmt.Sprintf("%s (%s); here %s is %s and the key %s",
+			f.Message, s.where(f.Pos), anchorLabel, types.ExprString(anchor.Expr), detail))
+		return
+	}
+	if !anchorUsed {
+		used = append(used, fmt.Sprintf("%s = %s", anchorLabel, types.ExprString(anchor.Expr)))
+	}
+	what := "key"
+	if f.Command != "" {
+		what = f.Command + " key"
+	}
+	c.lua.report(f.Rule, st.call.Node.Pos(), st.call.Node.End(), fmt.Sprintf(
+		"script %s %s (%s) is %s with this call's %s: it %s (cross-slot or non-local key error on a cluster)",
+		what, f.Key.Format(" .. "), s.where(f.Pos), key, strings.Join(used, ", "), detail))
+}
+
+// bindings maps "KEYS[i]" and "ARGV[i]" to what the call passes there,
+// when that is known exactly.
+func (c *checker) bindings(call *redisapi.Call, st *site) map[string]keyexpr.Elem {
+	out := map[string]keyexpr.Elem{}
+	if !call.Complete {
+		return out
+	}
+	for i, el := range call.Keys {
+		if el.Loop != nil {
+			return map[string]keyexpr.Elem{}
+		}
+		out[fmt.Sprintf("KEYS[%d]", i+1)] = el
+	}
+	if st.argsOK {
+		for i, a := range st.args {
+			if tv := c.pass.TypesInfo.Types[a]; tv.Type != nil && isString(tv.Type) {
+				out[fmt.Sprintf("ARGV[%d]", i+1)] = keyexpr.Elem{Key: c.x.Key(a), Expr: a}
+			}
+		}
+	}
+	return out
+}
+
+func isString(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
+// keyCount is the number of keys a call passes, when known.
+func keyCount(call *redisapi.Call) (int, bool) {
+	if !call.Complete {
+		return 0, false
+	}
+	for _, el := range call.Keys {
+		if el.Loop != nil {
+			return 0, false
+		}
+	}
+	return len(call.Keys), true
+}
+
+// unreadKeys lists KEYS[i], i <= n, that the script never reads.
+func unreadKeys(read []int, n int) []string {
+	seen := map[int]bool{}
+	for _, i := range read {
+		seen[i] = true
+	}
+	var out []string
+	for i := 1; i <= n; i++ {
+		if !seen[i] {
+			out = append(out, fmt.Sprintf("KEYS[%d]", i))
+		}
+	}
+	return out
+}
+
+func hasFinding(r *luacheck.Result, f luacheck.Finding) bool {
+	for _, g := range r.Findings {
+		if g.Rule == f.Rule && g.Pos == f.Pos {
+			return true
+		}
+	}
+	return false
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// where names a position in the script for a message: the embedded file,
+// or the Lua line.
+func (s *script) where(p luacheck.Position) string {
+	if s.embedded != "" {
+		return fmt.Sprintf("%s:%d", s.embedded, p.Line)
+	}
+	return fmt.Sprintf("Lua line %d", p.Line)
+}
+
+// keysReadAt is where the script reads KEYS[n]: the first command key
+// argument built from it, else the script's start.
+func (s *script) keysReadAt(n int) (luacheck.Position, bool) {
+	id := fmt.Sprintf("KEYS[%d]", n)
+	var ps []luacheck.Position
+	for _, k := range s.result.Keys {
+		for _, h := range k.Key.Holes() {
+			if h.ID == id {
+				ps = append(ps, k.Pos)
+			}
+		}
+	}
+	if len(ps) == 0 {
+		return luacheck.Position{}, false
+	}
+	sort.Slice(ps, func(i, j int) bool { return ps[i].Line < ps[j].Line })
+	return ps[0], true
+}

@@ -1,0 +1,519 @@
+package luascript
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
+	"github.com/slotlint/slotlint/luacheck"
+)
+
+// maxDepth bounds how many constants, variables and concatenations are
+// followed to find one script's text.
+const maxDepth = 32
+
+// piece is one part of a script's text as written in Go: a string literal,
+// or a constant from elsewhere (lit nil, placed at the expression using it).
+type piece struct {
+	text  string
+	start int // offset of text in the script
+	lit   *ast.BasicLit
+	at    ast.Node
+}
+
+// script is one Lua script or Functions library whose text the package
+// holds, with where each part of it is written.
+type script struct {
+	src      []byte
+	pieces   []piece
+	embedded string   // the .lua file's path as the directive names it, for embedded scripts
+	anchor   ast.Node // where findings of an embedded script are reported: its //go:embed directive
+	library  bool     // loaded with FUNCTION LOAD
+	err      string   // why the text could not be read (embedded files)
+	id       string   // identity: the place the text is written
+	result   *luacheck.Result
+	calls    int
+	// calledFns are the library's functions some FCALL of the package names.
+	calledFns map[string]bool
+}
+
+// embedDecl is a package-level variable initialised by //go:embed.
+type embedDecl struct {
+	dir      string // the directory of the Go file
+	patterns []string
+	comment  *ast.Comment
+}
+
+// resolver finds the text behind script expressions.
+type resolver struct {
+	pass *analysis.Pass
+	// value is the one expression a constant or variable is ever given;
+	// index is its place among a call's results when the value is a call
+	// with several.
+	value  map[types.Object]ast.Expr
+	index  map[types.Object]int
+	multi  map[types.Object]bool
+	embeds map[*types.Var]*embedDecl
+	// scripts by identity, so a constant used by several calls is one script.
+	scripts map[string]*script
+	order   []*script
+}
+
+func newResolver(pass *analysis.Pass) *resolver {
+	r := &resolver{pass: pass, value: map[types.Object]ast.Expr{}, index: map[types.Object]int{},
+		multi: map[types.Object]bool{}, embeds: map[*types.Var]*embedDecl{}, scripts: map[string]*script{}}
+	info := pass.TypesInfo
+	set := func(id *ast.Ident, e ast.Expr, i int) {
+		obj := info.Defs[id]
+		if obj == nil {
+			obj = info.Uses[id]
+		}
+		if obj == nil {
+			return
+		}
+		if _, seen := r.value[obj]; seen || r.multi[obj] || e == nil {
+			r.multi[obj] = true
+			delete(r.value, obj)
+			return
+		}
+		r.value[obj], r.index[obj] = e, i
+	}
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.GenDecl:
+				if n.Tok == token.VAR {
+					r.embedDirectives(n)
+				}
+			case *ast.ValueSpec:
+				for i, name := range n.Names {
+					switch {
+					case len(n.Values) == len(n.Names):
+						set(name, n.Values[i], -1)
+					case len(n.Values) == 1:
+						set(name, n.Values[0], i)
+					}
+				}
+			case *ast.AssignStmt:
+				for i, lhs := range n.Lhs {
+					id, ok := ast.Unparen(lhs).(*ast.Ident)
+					if !ok {
+						continue
+					}
+					switch {
+					case n.Tok != token.DEFINE && n.Tok != token.ASSIGN:
+						set(id, nil, -1) // x += ...: never followed
+					case len(n.Rhs) == len(n.Lhs):
+						set(id, n.Rhs[i], -1)
+					case len(n.Rhs) == 1:
+						set(id, n.Rhs[0], i)
+					}
+				}
+			case *ast.UnaryExpr:
+				// &x lets anything write x.
+				if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND {
+					set(id, nil, -1)
+				}
+			case *ast.RangeStmt:
+				for _, e := range []ast.Expr{n.Key, n.Value} {
+					if id, ok := e.(*ast.Ident); ok {
+						set(id, nil, -1)
+					}
+				}
+			}
+			return true
+		})
+	}
+	return r
+}
+
+// embedDirectives records the //go:embed variables of a var declaration.
+func (r *resolver) embedDirectives(d *ast.GenDecl) {
+	for _, s := range d.Specs {
+		vs := s.(*ast.ValueSpec)
+		doc := vs.Doc
+		if doc == nil && len(d.Specs) == 1 {
+			doc = d.Doc
+		}
+		if doc == nil || len(vs.Names) != 1 {
+			continue
+		}
+		var e *embedDecl
+		for _, c := range doc.List {
+			rest, ok := strings.CutPrefix(c.Text, "//go:embed")
+			if !ok || (rest != "" && rest[0] != ' ' && rest[0] != '\t') {
+				continue
+			}
+			if e == nil {
+				e = &embedDecl{dir: filepath.Dir(r.pass.Fset.File(c.Pos()).Name()), comment: c}
+			}
+			e.patterns = append(e.patterns, embedPatterns(rest)...)
+		}
+		if v, ok := r.pass.TypesInfo.Defs[vs.Names[0]].(*types.Var); ok && e != nil {
+			r.embeds[v] = e
+		}
+	}
+}
+
+// embedPatterns splits a //go:embed line: space-separated patterns, each
+// possibly a Go string literal.
+func embedPatterns(s string) []string {
+	var out []string
+	s = strings.TrimSpace(s)
+	for s != "" {
+		var p string
+		if s[0] == '"' || s[0] == '`' {
+			end := strings.IndexByte(s[1:], s[0])
+			if end < 0 {
+				return out
+			}
+			q := s[:end+2]
+			u, err := strconv.Unquote(q)
+			if err != nil {
+				return out
+			}
+			p, s = u, s[end+2:]
+		} else {
+			i := strings.IndexAny(s, " \t")
+			if i < 0 {
+				i = len(s)
+			}
+			p, s = s[:i], s[i:]
+		}
+		out = append(out, strings.TrimPrefix(p, "all:"))
+		s = strings.TrimSpace(s)
+	}
+	return out
+}
+
+// objectOf returns the constant or variable an identifier or a qualified
+// identifier names.
+func (r *resolver) objectOf(e ast.Expr) types.Object {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return r.pass.TypesInfo.Uses[e]
+	case *ast.SelectorExpr:
+		return r.pass.TypesInfo.Uses[e.Sel]
+	}
+	return nil
+}
+
+// follow returns the expression a variable or constant named by e always
+// holds, when it is given exactly one.
+func (r *resolver) follow(e ast.Expr) (ast.Expr, bool) {
+	obj := r.objectOf(e)
+	if obj == nil || r.multi[obj] {
+		return nil, false
+	}
+	v, ok := r.value[obj]
+	return v, ok && v != nil && r.index[obj] < 0
+}
+
+// text resolves a string expression to the script text it always holds.
+func (r *resolver) text(e ast.Expr) *script {
+	var pieces []piece
+	var emb *script
+	ok := r.pieces(e, &pieces, &emb, 0)
+	if emb != nil {
+		if len(pieces) > 0 {
+			return nil // embedded text concatenated with Go text: not mapped
+		}
+		return r.intern(emb)
+	}
+	if !ok || len(pieces) == 0 {
+		return nil
+	}
+	var buf bytes.Buffer
+	for i := range pieces {
+		pieces[i].start = buf.Len()
+		buf.WriteString(pieces[i].text)
+	}
+	s := &script{src: buf.Bytes(), pieces: pieces}
+	first := pieces[0].lit
+	var at ast.Node = pieces[0].at
+	if first != nil {
+		at = first
+	}
+	s.id = fmt.Sprintf("go:%d:%d", at.Pos(), buf.Len())
+	return r.intern(s)
+}
+
+func (r *resolver) intern(s *script) *script {
+	if old, ok := r.scripts[s.id]; ok {
+		return old
+	}
+	r.scripts[s.id] = s
+	r.order = append(r.order, s)
+	return s
+}
+
+func (r *resolver) pieces(e ast.Expr, out *[]piece, emb **script, depth int) bool {
+	if depth > maxDepth || *emb != nil {
+		return false
+	}
+	info := r.pass.TypesInfo
+	switch x := ast.Unparen(e).(type) {
+	case *ast.BasicLit:
+		if x.Kind != token.STRING {
+			return false
+		}
+		s, err := strconv.Unquote(x.Value)
+		if err != nil {
+			return false
+		}
+		*out = append(*out, piece{text: s, lit: x, at: x})
+		return true
+	case *ast.BinaryExpr:
+		if x.Op != token.ADD {
+			return false
+		}
+		return r.pieces(x.X, out, emb, depth+1) && r.pieces(x.Y, out, emb, depth+1)
+	case *ast.Ident, *ast.SelectorExpr:
+		if v, ok := r.objectOf(x).(*types.Var); ok {
+			if d := r.embeds[v]; d != nil && !isEmbedFS(v.Type()) {
+				*emb = r.embedFile(d, "", x)
+				return true
+			}
+		}
+		if v, ok := r.follow(x); ok {
+			return r.pieces(v, out, emb, depth+1)
+		}
+		if obj := r.objectOf(x); obj != nil && r.value[obj] != nil && r.index[obj] == 0 {
+			// data, err := fs.ReadFile("x.lua")
+			if call, ok := ast.Unparen(r.value[obj]).(*ast.CallExpr); ok {
+				if s := r.readFile(call); s != nil {
+					*emb = s
+					return true
+				}
+			}
+		}
+		// A constant of another package: its text, placed where it is used.
+		if tv := info.Types[x]; tv.Value != nil && tv.Value.Kind() == constant.String {
+			*out = append(*out, piece{text: constant.StringVal(tv.Value), at: x})
+			return true
+		}
+		return false
+	case *ast.CallExpr:
+		// string(b), []byte(s)
+		if tv := info.Types[x.Fun]; tv.IsType() && len(x.Args) == 1 {
+			return r.pieces(x.Args[0], out, emb, depth+1)
+		}
+		return false
+	}
+	return false
+}
+
+// readFile resolves fs.ReadFile("name") on an embed.FS variable.
+func (r *resolver) readFile(call *ast.CallExpr) *script {
+	fn, ok := typeutil.Callee(r.pass.TypesInfo, call).(*types.Func)
+	if !ok || fn.Name() != "ReadFile" || fn.Pkg() == nil || fn.Pkg().Path() != "embed" || len(call.Args) != 1 {
+		return nil
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	v, ok := r.objectOf(sel.X).(*types.Var)
+	if !ok || r.embeds[v] == nil {
+		return nil
+	}
+	tv := r.pass.TypesInfo.Types[call.Args[0]]
+	if tv.Value == nil || tv.Value.Kind() != constant.String {
+		return nil
+	}
+	return r.embedFile(r.embeds[v], constant.StringVal(tv.Value), call)
+}
+
+// embedFile reads the file an embed variable holds: the one its patterns
+// match for a string or []byte, or name for an embed.FS. The read is
+// bounded: an oversized or unreadable file is a finding, not a crash.
+func (r *resolver) embedFile(d *embedDecl, name string, at ast.Node) *script {
+	s := &script{anchor: d.comment}
+	if name == "" {
+		var files []string
+		for _, p := range d.patterns {
+			m, err := filepath.Glob(filepath.Join(d.dir, filepath.FromSlash(p)))
+			if err != nil {
+				continue
+			}
+			files = append(files, m...)
+		}
+		if len(files) != 1 {
+			s.err = fmt.Sprintf("//go:embed %s does not name exactly one file", strings.Join(d.patterns, " "))
+			s.embedded = strings.Join(d.patterns, " ")
+			s.id = "embed:" + s.embedded + ":" + strconv.Itoa(int(d.comment.Pos()))
+			return s
+		}
+		rel, err := filepath.Rel(d.dir, files[0])
+		if err != nil {
+			rel = files[0]
+		}
+		name = filepath.ToSlash(rel)
+	} else if !embedMatches(d.patterns, name) {
+		return nil // not one of the variable's files: the program itself fails
+	}
+	s.embedded = name
+	s.id = "embed:" + name + ":" + strconv.Itoa(int(d.comment.Pos()))
+	if old, ok := r.scripts[s.id]; ok {
+		return old
+	}
+	src, err := readBounded(filepath.Join(d.dir, filepath.FromSlash(name)), luacheck.DefaultMaxBytes)
+	if err != nil {
+		s.err = err.Error()
+	}
+	s.src = src
+	return s
+}
+
+// embedMatches reports whether name is one of the files the patterns embed:
+// a file a pattern matches, or one under a directory a pattern names.
+func embedMatches(patterns []string, name string) bool {
+	for _, p := range patterns {
+		p = path.Clean(p)
+		if ok, _ := path.Match(p, name); ok || strings.HasPrefix(name, p+"/") {
+			return true
+		}
+		if dir := path.Dir(name); dir != "." {
+			for ; dir != "."; dir = path.Dir(dir) {
+				if ok, _ := path.Match(p, dir); ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+var errTooLarge = errors.New("over the size limit")
+
+// readBounded reads at most limit bytes of a file.
+func readBounded(name string, limit int) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err != nil {
+		return nil, err
+	} else if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", filepath.Base(name))
+	}
+	b, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > limit {
+		return nil, fmt.Errorf("%s is %w (%d bytes)", filepath.Base(name), errTooLarge, limit)
+	}
+	return b, nil
+}
+
+// scriptValue resolves an expression of type *redis.Script to the text it
+// was created from with NewScript or NewScriptServerSHA.
+func (r *resolver) scriptValue(e ast.Expr) *script {
+	for depth := 0; depth < maxDepth; depth++ {
+		if call, ok := ast.Unparen(e).(*ast.CallExpr); ok {
+			if src, ok := r.newScriptArg(call); ok {
+				return r.text(src)
+			}
+			return nil
+		}
+		v, ok := r.follow(e)
+		if !ok {
+			return nil
+		}
+		e = v
+	}
+	return nil
+}
+
+// newScriptArg returns the text argument of redis.NewScript(src) or
+// redis.NewScriptServerSHA(src).
+func (r *resolver) newScriptArg(call *ast.CallExpr) (ast.Expr, bool) {
+	fn, ok := typeutil.Callee(r.pass.TypesInfo, call).(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != redisapi.GoRedis || len(call.Args) != 1 {
+		return nil, false
+	}
+	if n := fn.Name(); n != "NewScript" && n != "NewScriptServerSHA" {
+		return nil, false
+	}
+	return call.Args[0], true
+}
+
+// position maps a script position to the Go source: the literal and line
+// the text is written at, or the //go:embed directive.
+func (s *script) position(fset *token.FileSet, p luacheck.Position) (token.Pos, token.Pos) {
+	if s.anchor != nil {
+		return s.anchor.Pos(), s.anchor.End()
+	}
+	off := offsetOf(s.src, p.Line, p.Column)
+	pc := s.pieces[0]
+	for _, q := range s.pieces {
+		if q.start <= off {
+			pc = q
+		}
+	}
+	if pc.lit == nil || pc.lit.Value[0] != '`' {
+		return pc.at.Pos(), pc.at.End()
+	}
+	// A raw string: the script's text is the source text, except that
+	// carriage returns are dropped, so count lines rather than bytes.
+	rel := off - pc.start
+	if rel > len(pc.text) {
+		rel = len(pc.text)
+	}
+	lines := strings.Count(pc.text[:rel], "\n")
+	file := fset.File(pc.lit.Pos())
+	line := file.Line(pc.lit.Pos()) + lines
+	if line > file.LineCount() {
+		return pc.lit.Pos(), pc.lit.End()
+	}
+	start := file.LineStart(line)
+	if lines == 0 {
+		start = pc.lit.Pos() + 1
+	}
+	col := rel - (strings.LastIndexByte(pc.text[:rel], '\n') + 1)
+	pos := start + token.Pos(col)
+	if pos >= pc.lit.End() {
+		pos = pc.lit.End() - 1
+	}
+	return pos, pos
+}
+
+// offsetOf is the byte offset of a 1-based line and column in src.
+func offsetOf(src []byte, line, col int) int {
+	off := 0
+	for l := 1; l < line; l++ {
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			return len(src)
+		}
+		off += i + 1
+	}
+	if col > 1 {
+		off += col - 1
+	}
+	if off > len(src) {
+		off = len(src)
+	}
+	return off
+}
+
+func isEmbedFS(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "embed" && n.Obj().Name() == "FS"
+}
