@@ -22,9 +22,12 @@ import (
 	"github.com/slotlint/slotlint/luacheck"
 )
 
-// maxDepth bounds how many constants, variables and concatenations are
-// followed to find one script's text.
-const maxDepth = 32
+// maxDepth bounds how many constants and variables are followed to find
+// one script's text, and maxNodes how many expressions are visited.
+const (
+	maxDepth = 32
+	maxNodes = 1 << 14
+)
 
 // piece is one part of a script's text as written in Go: a string literal,
 // or a constant from elsewhere (lit nil, placed at the expression using it).
@@ -71,6 +74,8 @@ type resolver struct {
 	// scripts by identity, so a constant used by several calls is one script.
 	scripts map[string]*script
 	order   []*script
+	// budget is what is left of maxNodes for the text being resolved.
+	budget int
 }
 
 func newResolver(pass *analysis.Pass) *resolver {
@@ -227,6 +232,7 @@ func (r *resolver) follow(e ast.Expr) (ast.Expr, bool) {
 func (r *resolver) text(e ast.Expr) *script {
 	var pieces []piece
 	var emb *script
+	r.budget = maxNodes
 	ok := r.pieces(e, &pieces, &emb, 0)
 	if emb != nil {
 		if len(pieces) > 0 {
@@ -262,7 +268,8 @@ func (r *resolver) intern(s *script) *script {
 }
 
 func (r *resolver) pieces(e ast.Expr, out *[]piece, emb **script, depth int) bool {
-	if depth > maxDepth || *emb != nil {
+	r.budget--
+	if depth > maxDepth || r.budget < 0 || *emb != nil {
 		return false
 	}
 	info := r.pass.TypesInfo
@@ -281,7 +288,7 @@ func (r *resolver) pieces(e ast.Expr, out *[]piece, emb **script, depth int) boo
 		if x.Op != token.ADD {
 			return false
 		}
-		return r.pieces(x.X, out, emb, depth+1) && r.pieces(x.Y, out, emb, depth+1)
+		return r.pieces(x.X, out, emb, depth) && r.pieces(x.Y, out, emb, depth)
 	case *ast.Ident, *ast.SelectorExpr:
 		if v, ok := r.objectOf(x).(*types.Var); ok {
 			if d := r.embeds[v]; d != nil && !isEmbedFS(v.Type()) {

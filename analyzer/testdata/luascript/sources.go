@@ -55,3 +55,10 @@ func sources(rdb *redis.ClusterClient, id string) {
 	rdb.Do(ctx, "EVAL", "return redis.call('GET', 'literal:key')", 1, key)               // want `Do passes 1 key but the script never reads KEYS\[1\]` `GET key "literal:key" \(slot \d+\) is a literal.*\(Lua line 1\); here KEYS\[1\] is key`
 	rdb.Do(ctx, "EVAL", "return redis.call('COPY', '{n}:literal', KEYS[1])", 1, "{n}:a") // a literal in the slot of KEYS[1]
 }
+
+// Malformed Lua is one finding at its line, not a crash.
+var broken = redis.NewScript(`local x = 1
+return (x`) // want `^unexpected EOF|syntax|expected`
+
+// goto, which Redis's Lua 5.1 refuses.
+var withGoto = redis.NewScript("::again:: goto again") // want `Lua 5.2 syntax: Redis runs Lua 5.1`
