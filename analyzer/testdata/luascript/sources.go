@@ -61,4 +61,4 @@ var broken = redis.NewScript(`local x = 1
 return (x`) // want `^unexpected EOF|syntax|expected`
 
 // goto, which Redis's Lua 5.1 refuses.
-var withGoto = redis.NewScript("::again:: goto again") // want `Lua 5.2 syntax: Redis runs Lua 5.1`
+var withGoto = redis.NewScript("::again:: goto again") // want `^label ::again:: is Lua 5.2 syntax` `^goto is Lua 5.2 syntax`
