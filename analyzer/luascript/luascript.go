@@ -124,13 +124,19 @@ func (c *checker) analyze(s *script) {
 	if s.err != "" || s.result != nil {
 		return
 	}
-	s.result = cache.Analyze(s.src, luacheck.Options{Filename: s.embedded, Function: s.library || luacheck.IsLibrary(s.src)})
+	s.result = cache.Analyze(s.src, s.options())
 	if s.library {
 		s.calledFns = map[string]bool{}
 		for _, f := range s.result.Functions {
 			c.functions[f.Name] = s
 		}
 	}
+}
+
+// options are how a script is checked on its own: as a library when it is
+// loaded as one or reads like one, with the number of keys unknown.
+func (s *script) options() luacheck.Options {
+	return luacheck.Options{Filename: s.embedded, Function: s.library || luacheck.IsLibrary(s.src)}
 }
 
 // site resolves the script a call runs.
