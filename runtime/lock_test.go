@@ -702,3 +702,34 @@ func TestReleaseWakesWaiterOfAnotherClient(t *testing.T) {
 		}
 	})
 }
+
+// TestWrongTypeWakeKey puts a string at the lock's wake-up list: the
+// waiter's wait reports ErrWrongType, and the holder's release, which must
+// wake it, refuses before deleting anything.
+func TestWrongTypeWakeKey(t *testing.T) {
+	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
+		ctx := context.Background()
+		key := Key("wtw", tagged(t), "lock")
+		wake := key + ":wake"
+		t.Cleanup(func() { rdb.Del(ctx, key, wake) })
+		holder, err := New(rdb, nil).Obtain(ctx, key, time.Minute, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rdb.Set(ctx, wake, "x", time.Minute)
+		if _, err := New(newClient(t, rdb), nil).Obtain(ctx, key, time.Second, nil); !errors.Is(err, ErrWrongType) {
+			t.Fatalf("waiting on a string: %v, want ErrWrongType", err)
+		}
+		before := snapshot(t, rdb, key, wake)
+		if err := holder.Release(ctx); !errors.Is(err, ErrWrongType) {
+			t.Fatalf("release: %v, want ErrWrongType", err)
+		}
+		if !equal(before, snapshot(t, rdb, key, wake)) {
+			t.Fatal("a refused release wrote to Redis")
+		}
+		rdb.Del(ctx, wake)
+		if err := holder.Release(ctx); err != nil {
+			t.Fatalf("release once the key is fixed: %v", err)
+		}
+	})
+}
