@@ -62,28 +62,43 @@ func run(pass *analysis.Pass) (any, error) {
 	if !importsGoRedis(pass.Pkg) || !cfg.Enabled("SL1201") && !cfg.Enabled("SL1202") {
 		return nil, nil
 	}
+	// Only packages that create, load or run a script pay for the index of
+	// constants and variables the scripts' text is looked up in.
+	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	var created, loaded []ast.Expr
+	ins.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
+		call := n.(*ast.CallExpr)
+		fn, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
+		if !ok || fn.Pkg() == nil || fn.Pkg().Path() != redisapi.GoRedis {
+			return
+		}
+		switch name := fn.Name(); {
+		case (name == "NewScript" || name == "NewScriptServerSHA") && len(call.Args) == 1:
+			created = append(created, call.Args[0])
+		case (name == "FunctionLoad" || name == "FunctionLoadReplace") && len(call.Args) == 2:
+			loaded = append(loaded, call.Args[1])
+		}
+	})
+	hasScriptCall := false
+	for _, call := range calls.Calls {
+		hasScriptCall = hasScriptCall || call.Script
+	}
+	if len(created) == 0 && len(loaded) == 0 && !hasScriptCall {
+		return nil, nil
+	}
 	c := &checker{pass: pass, cfg: cfg, x: calls.Keys, rep: report.New(pass, cfg, "SL1201", "SL1202"),
 		res: newResolver(pass), functions: map[string]*script{}}
 	c.lua = newLuaReporter(pass, cfg.Enabled("SL1202"))
 
 	// Scripts created or loaded anywhere in the package, called or not.
-	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	ins.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
-		call := n.(*ast.CallExpr)
-		if src, ok := c.res.newScriptArg(call); ok {
-			c.res.text(src)
-			return
+	for _, e := range created {
+		c.res.text(e)
+	}
+	for _, e := range loaded {
+		if s := c.res.text(e); s != nil {
+			s.library = true
 		}
-		fn, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
-		if !ok || fn.Pkg() == nil || fn.Pkg().Path() != redisapi.GoRedis || len(call.Args) != 2 {
-			return
-		}
-		if name := fn.Name(); name == "FunctionLoad" || name == "FunctionLoadReplace" {
-			if s := c.res.text(call.Args[1]); s != nil {
-				s.library = true
-			}
-		}
-	})
+	}
 
 	var sites []*site
 	for _, call := range calls.Calls {
@@ -254,10 +269,7 @@ func (c *checker) checkSite(st *site) {
 	}
 
 	// Keys the script derives from KEYS and ARGV, judged with what this
-	// call passes.
-	if len(call.Keys) == 0 && known {
-		return // SL1203: no slot to compare with
-	}
+	// call passes (with no keys passed, as the script alone).
 	bound := c.bindings(call, st)
 	for _, f := range s.result.Findings {
 		if !deferred(f) || st.function != "" && f.Function != st.function {

@@ -37,6 +37,12 @@ func counterCalls(rdb *redis.ClusterClient, id string) {
 	counter.Run(ctx, rdb, []string{"stats:{a}:hits"}, 42)                   // want `^INCR key ARGV\[1\] \.\. ":total" comes from ARGV.*\(Lua line 2\); here KEYS\[1\] is "stats:\{a\}:hits" and the key shares no hash tag with KEYS\[1\]$`
 }
 
+// No keys (SL1203 in scriptkeys): keys the script builds are judged as the
+// script alone.
+func counterNoKeys(rdb *redis.ClusterClient, id string) {
+	counter.Run(ctx, rdb, nil, "stats:"+id) // want `^Lua line 2: INCR key ARGV\[1\] \.\. ":total" comes from ARGV`
+}
+
 // A caller whose keys cannot be resolved: judged as the script alone.
 func derivedUnknown(rdb *redis.ClusterClient, keys []string, owner string) {
 	derived.Run(ctx, rdb, keys, owner) // want `^lua/derived.lua:3: SET key KEYS\[1\] \.\. ":lock" is derived from KEYS\[1\]`
