@@ -119,6 +119,7 @@ type obtainRequest struct {
 	ttl      time.Duration
 	ttlMS    int64
 	token    string
+	reentry  bool // the caller supplied the token: it may hold the lock already
 	noWait   bool
 	script   *Script
 	keys     []string
@@ -160,6 +161,7 @@ func (c *Client) newObtainRequest(key string, ttl time.Duration, opts *ObtainOpt
 	req := &obtainRequest{key: key, fenceKey: fenceKey, wakeKey: wakeKey, ttl: ttl, ttlMS: ms}
 	if opts != nil {
 		req.token = opts.Token
+		req.reentry = opts.Token != ""
 		req.noWait = opts.NoWait
 	}
 	if req.token == "" {
@@ -182,6 +184,22 @@ func (c *Client) obtain(ctx context.Context, req *obtainRequest) (*Lock, error) 
 	}
 	g := c.acquireGate(req.key)
 	defer c.releaseGate(req.key, g)
+	if req.reentry {
+		// An owner re-entering must not queue behind a poller of this
+		// Client that waits for the very lock the owner holds.
+		attempts++
+		l, holderTTL, err := c.attempt(ctx, req, false)
+		if l != nil {
+			c.markHeld(l)
+		}
+		if l != nil || err != nil {
+			return done(l, err)
+		}
+		c.hooks.Contended(req.key, holderTTL)
+		if req.noWait {
+			return done(nil, fmt.Errorf("%w: %q is held by another owner", ErrNotObtained, req.key))
+		}
+	}
 	select {
 	case g.turn <- struct{}{}:
 	case <-ctx.Done():
@@ -193,10 +211,7 @@ func (c *Client) obtain(ctx context.Context, req *obtainRequest) (*Lock, error) 
 		attempts++
 		l, holderTTL, err := c.attempt(ctx, req, attempts > 1)
 		if l != nil {
-			l.gate = c.acquireGate(req.key)
-			c.mu.Lock()
-			l.gate.held++
-			c.mu.Unlock()
+			c.markHeld(l)
 		}
 		if l != nil || err != nil {
 			if err != nil && ctx.Err() != nil {
@@ -271,6 +286,14 @@ func (c *Client) sleep(ctx context.Context, g *gate, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// markHeld counts l as held in process until its Release.
+func (c *Client) markHeld(l *Lock) {
+	l.gate = c.acquireGate(l.key)
+	c.mu.Lock()
+	l.gate.held++
+	c.mu.Unlock()
 }
 
 // backoff returns the full-jitter delay before attempt+1: uniform below

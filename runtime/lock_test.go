@@ -733,3 +733,43 @@ func TestWrongTypeWakeKey(t *testing.T) {
 		}
 	})
 }
+
+// TestReentryPastLocalPoller re-enters a lock while another goroutine of
+// the same Client polls for it: the owner must not queue behind that poller.
+func TestReentryPastLocalPoller(t *testing.T) {
+	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
+		ctx := context.Background()
+		c := New(rdb, nil)
+		key := Key("reenter", tagged(t), "lock")
+		l, err := c.Obtain(ctx, key, 10*time.Second, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		waiterDone := make(chan error, 1)
+		go func() {
+			w, err := c.Obtain(ctx, key, 10*time.Second, nil)
+			if err == nil {
+				err = w.Release(ctx)
+			}
+			waiterDone <- err
+		}()
+		time.Sleep(50 * time.Millisecond) // the waiter is polling
+		rctx, cancel := context.WithTimeout(ctx, time.Second)
+		defer cancel()
+		again, err := c.Obtain(rctx, key, 10*time.Second, &ObtainOptions{Token: l.Token()})
+		if err != nil {
+			t.Fatalf("reentry behind a local poller: %v", err)
+		}
+		if again.Count() != 2 {
+			t.Fatalf("count %d", again.Count())
+		}
+		must(t, again.Release(ctx))
+		must(t, l.Release(ctx))
+		select {
+		case err := <-waiterDone:
+			must(t, err)
+		case <-time.After(5 * time.Second):
+			t.Fatal("waiter did not get the lock after both releases")
+		}
+	})
+}
