@@ -36,8 +36,17 @@ var concat = redis.NewScript(header +
 //go:embed lua/bytes.lua
 var bytesLua []byte
 
+// want +2 `^lua/global.lua:1:1: assignment to global variable count`
+//
 //go:embed lua/*.lua
 var luaFS embed.FS
+
+// want +2 `^lua/nilcmp.lua:2:\d+: .*compared with nil`
+//
+//go:embed lua/nilcmp.lua
+var nilCmpLua string
+
+var nilCmp = redis.NewScript(nilCmpLua)
 
 var fromBytes = redis.NewScript(string(bytesLua))
 
@@ -50,6 +59,8 @@ func sources(rdb *redis.ClusterClient, id string) {
 	fromBytes.Run(ctx, rdb, []string{key})
 	src, _ := luaFS.ReadFile("lua/fs.lua")
 	redis.NewScript(string(src)).Run(ctx, rdb, []string{key}) // want `passes 1 key but the script never reads KEYS\[1\]` `^INCR key "global:counter" \(slot \d+\) is a literal, not passed in KEYS.*\(lua/fs.lua:1\); here KEYS\[1\] is key and the key shares no hash tag with KEYS\[1\]$`
+	global, _ := luaFS.ReadFile("lua/global.lua")
+	redis.NewScript(string(global)).Run(ctx, rdb, []string{key})
 	clean, _ := luaFS.ReadFile("lua/clean.lua")
 	redis.NewScript(string(clean)).Run(ctx, rdb, []string{key})
 	rdb.Do(ctx, "EVAL", "return redis.call('GET', 'literal:key')", 1, key)               // want `Do passes 1 key but the script never reads KEYS\[1\]` `GET key "literal:key" \(slot \d+\) is a literal.*\(Lua line 1\); here KEYS\[1\] is key`

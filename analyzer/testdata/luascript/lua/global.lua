@@ -1,0 +1,2 @@
+count = 1
+return redis.call('INCR', KEYS[1])
