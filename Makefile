@@ -4,7 +4,7 @@ GO ?= go
 FUZZTIME ?= 5s
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: test check lint vet fmt-check go-test fuzz bench redis-shell
+.PHONY: test check lint vet fmt-check go-test fuzz integration bench redis-shell
 
 test:
 	scripts/test-redis-test-env
@@ -12,7 +12,7 @@ test:
 
 # check runs inside the harness: lint, the race-enabled test suite, then a
 # short run of every fuzz target.
-check: lint go-test fuzz
+check: lint go-test fuzz integration
 
 lint: fmt-check vet
 	$(GO) run $(STATICCHECK) ./...
@@ -29,6 +29,10 @@ go-test:
 
 fuzz:
 	scripts/fuzz-all $(FUZZTIME)
+
+# golangci-lint with the plugin and pre-commit, the real tools.
+integration:
+	scripts/test-integrations
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

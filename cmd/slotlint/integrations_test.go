@@ -1,0 +1,359 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/slotlint/slotlint/analyzer"
+)
+
+// The golangci-lint and pre-commit tests need tools that take minutes to
+// build or install; `make integration` provides them and sets
+// SLOTLINT_INTEGRATION=1. There a missing tool fails the test when CI=true.
+
+func integration(t *testing.T) {
+	t.Helper()
+	if os.Getenv("SLOTLINT_INTEGRATION") == "" {
+		t.Skip("integration test: run by make integration (SLOTLINT_INTEGRATION=1)")
+	}
+}
+
+func missingTool(t *testing.T, format string, args ...any) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatalf(format, args...)
+	}
+	t.Skipf(format, args...)
+}
+
+// copyModule copies the go.mod and go.sum of testdata/e2e (a module on
+// go-redis v9.23.0) and the given files into a new directory.
+func copyModule(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	src := filepath.Join("..", "..", "testdata", "e2e")
+	for _, f := range []string{"go.mod", "go.sum"} {
+		b, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[f] = string(b)
+	}
+	for name, text := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// copyTree copies a directory tree (the e2e fixture) file by file.
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+const golangciConfig = `version: "2"
+linters:
+  default: none
+  enable: [slotlint]
+  settings:
+    custom:
+      slotlint:
+        type: module
+        settings:
+          strict: false
+issues:
+  max-issues-per-linter: 0
+  max-same-issues: 0
+  uniq-by-line: false
+`
+
+// golangciFindings runs the custom golangci-lint in dir and returns its
+// findings as "path:line:col: message", the analyzer name golangci-lint
+// puts before each message removed, so they compare with slotlint's own.
+func golangciFindings(t *testing.T, gcl, dir string, extra ...string) (int, []string, string) {
+	t.Helper()
+	args := append([]string{"run", "--output.json.path=stdout", "--output.text.path=stderr", "--show-stats=false"}, extra...)
+	code, stdout, stderr := runIn(t, dir, gcl, append(args, "./...")...)
+	var report struct {
+		Issues []struct {
+			FromLinter string
+			Text       string
+			Pos        struct {
+				Filename     string
+				Line, Column int
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &report); err != nil {
+		t.Fatalf("golangci-lint run: exit %d, output is not its JSON report: %v\nstdout:\n%s\nstderr:\n%s", code, err, stdout, stderr)
+	}
+	var names []string
+	for _, a := range analyzer.Analyzers() {
+		names = append(names, a.Name)
+	}
+	var out []string
+	for _, is := range report.Issues {
+		if is.FromLinter != "slotlint" {
+			t.Errorf("issue from linter %q, want slotlint: %s", is.FromLinter, is.Text)
+		}
+		text := is.Text
+		for _, n := range names {
+			text = strings.TrimPrefix(text, n+": ")
+		}
+		out = append(out, strings.Join([]string{filepath.ToSlash(is.Pos.Filename), strconv.Itoa(is.Pos.Line), strconv.Itoa(is.Pos.Column), " " + text}, ":"))
+	}
+	sort.Strings(out)
+	return code, out, stderr
+}
+
+// TestGolangciLintPlugin runs a golangci-lint v2 built with the slotlint
+// module plugin (scripts/custom-gcl) over the e2e fixture and expects the
+// findings of the slotlint command; plugin settings reach the rules; and
+// --fix applies a suggested fix.
+func TestGolangciLintPlugin(t *testing.T) {
+	integration(t)
+	gcl := os.Getenv("SLOTLINT_GOLANGCI_LINT")
+	if gcl == "" {
+		missingTool(t, "SLOTLINT_GOLANGCI_LINT is not set: build it with scripts/custom-gcl")
+	}
+	if _, err := os.Stat(gcl); err != nil {
+		t.Fatalf("SLOTLINT_GOLANGCI_LINT: %v", err)
+	}
+	want := e2eWant()
+
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("..", "..", "testdata", "e2e"), dir)
+	if err := os.WriteFile(filepath.Join(dir, ".golangci.yml"), []byte(golangciConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, got, stderr := golangciFindings(t, gcl, dir)
+	if code != 1 {
+		t.Errorf("golangci-lint run: exit %d, want 1 (issues found)\n%s", code, stderr)
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("golangci-lint findings:\n%s\nwant (those of slotlint ./...):\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	// Settings: strict adds SL1005, disable drops rules, as the flags do.
+	strict := strings.Replace(golangciConfig, "strict: false", "strict: true\n          disable: [sl1001, SL1101]", 1)
+	if err := os.WriteFile(filepath.Join(dir, ".golangci.yml"), []byte(strict), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, got, _ = golangciFindings(t, gcl, dir)
+	all := strings.Join(got, "\n")
+	if !strings.Contains(all, "passthru/passthru.go:12:9: RENAME keys cannot be resolved statically") {
+		t.Errorf("strict: true did not add the SL1005 finding:\n%s", all)
+	}
+	if strings.Contains(all, "count:a") || strings.Contains(all, "{stats}") {
+		t.Errorf("disable: [sl1001, SL1101] left their findings:\n%s", all)
+	}
+
+	// A bad setting stops golangci-lint with an error that names it.
+	bad := strings.Replace(golangciConfig, "strict: false", "strict: false\n          disable: [SL9999]", 1)
+	if err := os.WriteFile(filepath.Join(dir, ".golangci.yml"), []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runIn(t, dir, gcl, "run", "./...")
+	if code == 0 || !strings.Contains(stdout+stderr, `unknown rule "SL9999"`) || strings.Contains(stdout+stderr, "panic") {
+		t.Errorf("unknown rule in settings: exit %d, want an error naming it\n%s%s", code, stdout, stderr)
+	}
+
+	// --fix applies the suggested {} fix.
+	src := `package fixme
+
+import (
+	"context"
+
+	"github.com/redis/go-redis/v9"
+)
+
+func Load(ctx context.Context, rdb *redis.Client, id string) {
+	rdb.MGet(ctx, "user:"+id+":name", "user:"+id+":email")
+}
+`
+	fixDir := copyModule(t, map[string]string{"fixme.go": src, ".golangci.yml": golangciConfig})
+	if code, _, stderr := golangciFindings(t, gcl, fixDir, "--fix"); code != 0 && code != 1 {
+		t.Fatalf("golangci-lint run --fix: exit %d\n%s", code, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(fixDir, "fixme.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fixed := `rdb.MGet(ctx, "user:{"+id+"}:name", "user:{"+id+"}:email")`; !strings.Contains(string(b), fixed) {
+		t.Fatalf("--fix did not apply the fix:\n%s", b)
+	}
+	if code, got, stderr := golangciFindings(t, gcl, fixDir); code != 0 || len(got) != 0 {
+		t.Errorf("after --fix: exit %d, findings %v\n%s", code, got, stderr)
+	}
+}
+
+// shadowRepo commits this checkout's working tree (tracked and untracked,
+// not ignored files) to a new git repository, the state pre-commit's
+// try-repo must install: try-repo itself only carries tracked changes.
+func shadowRepo(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
+	if err != nil {
+		t.Fatalf("git ls-files: %v", err)
+	}
+	dst := t.TempDir()
+	for _, name := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		b, err := os.ReadFile(filepath.Join(root, name))
+		if os.IsNotExist(err) {
+			continue // deleted in the working tree
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dst, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git(t, dst, "init", "-q")
+	git(t, dst, "add", "-A")
+	git(t, dst, "commit", "-q", "-m", "working tree")
+	return dst
+}
+
+func git(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// TestPreCommitHooks installs both hooks of .pre-commit-hooks.yaml with
+// the real pre-commit (try-repo, which builds slotlint with go install) in
+// a repository holding a bad and a good Go file and Lua script: the run
+// fails naming the bad ones' findings, then passes once they are fixed.
+func TestPreCommitHooks(t *testing.T) {
+	integration(t)
+	if _, err := exec.LookPath("pre-commit"); err != nil {
+		missingTool(t, "pre-commit is not installed (apt-get install pre-commit)")
+	}
+	hooks := shadowRepo(t)
+	badGo := `package app
+
+import (
+	"context"
+
+	"github.com/redis/go-redis/v9"
+)
+
+func Counts(ctx context.Context, rdb *redis.Client) {
+	rdb.MGet(ctx, "count:a", "count:b")
+}
+`
+	goodGo := `package app
+
+import (
+	"context"
+
+	"github.com/redis/go-redis/v9"
+)
+
+func Names(ctx context.Context, rdb *redis.Client, id string) {
+	rdb.MGet(ctx, "user:{"+id+"}:name", "user:{"+id+"}:email")
+}
+`
+	badLua := "local v = redis.call('GET', 'config:limit')\nreturn v\n"
+	goodLua := "local v = redis.call('GET', KEYS[1])\nreturn v\n"
+	repo := copyModule(t, map[string]string{
+		"app/bad.go": badGo, "app/good.go": goodGo,
+		"scripts/bad.lua": badLua, "scripts/good.lua": goodLua,
+	})
+	git(t, repo, "init", "-q")
+	git(t, repo, "add", "-A")
+
+	gomodcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	modCache := strings.TrimSpace(string(gomodcache))
+	tryRepo := func() (int, string) {
+		// Both hooks' ids, so the run does not depend on the order of the
+		// manifest; --all-files checks what is committed and staged alike.
+		cmd := exec.Command("pre-commit", "try-repo", hooks, "--all-files", "--color=never", "--verbose")
+		cmd.Dir = repo
+		// pre-commit gives go install a GOPATH of its own; the module
+		// cache stays the one this test runs with, so the hooks build
+		// from the modules already downloaded.
+		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-buildvcs=false", "GOMODCACHE="+modCache, "PRE_COMMIT_HOME="+t.TempDir())
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatalf("pre-commit: %v", err)
+		}
+		return code, string(out)
+	}
+	code, out := tryRepo()
+	if code == 0 {
+		t.Fatalf("pre-commit try-repo on bad files: exit 0, want failure\n%s", out)
+	}
+	for _, want := range []string{
+		`app/bad.go:10:2: MGET keys "count:a" (slot 9931) and "count:b" (slot 5800) are in different slots`,
+		`scripts/bad.lua:1:22: LUA201 GET key "config:limit" (slot 14853) is a literal, not passed in KEYS`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("pre-commit output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, quiet := range []string{"good.go", "good.lua"} {
+		if strings.Contains(out, quiet+":") {
+			t.Errorf("pre-commit output reports %s:\n%s", quiet, out)
+		}
+	}
+
+	fixes := map[string]string{
+		"app/bad.go":      strings.Replace(badGo, `"count:a", "count:b"`, `"count:{a}", "count:{a}:b"`, 1),
+		"scripts/bad.lua": goodLua,
+	}
+	for name, text := range fixes {
+		if err := os.WriteFile(filepath.Join(repo, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git(t, repo, "add", "-A")
+	if code, out := tryRepo(); code != 0 {
+		t.Errorf("pre-commit try-repo after the fix: exit %d, want 0\n%s", code, out)
+	}
+}
