@@ -28,6 +28,7 @@ func runLua(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("lua", flag.ContinueOnError)
 	fset.SetOutput(stderr)
 	asJSON := fset.Bool("json", false, "print one JSON array of {posn, category, message}")
+	asSARIF := fset.Bool("sarif", false, "print findings as SARIF 2.1.0")
 	keys := fset.Int("keys", -1, "number of keys the scripts are called with (-1: unknown)")
 	keysFromName := fset.Bool("keys-from-name", false, `take the number of keys from a "name-N.lua" file name (job-queue convention)`)
 	function := fset.Bool("function", false, "check the files as Redis 7 Functions libraries (default: files starting with \"#!lua name=\")")
@@ -93,7 +94,12 @@ func runLua(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 
 	out := bufio.NewWriter(stdout)
-	if *asJSON {
+	if *asSARIF {
+		if err := writeSARIF(out, luaRules(), luaFindings(findings)); err != nil {
+			fmt.Fprintf(stderr, "slotlint lua: %v\n", err)
+			return 2
+		}
+	} else if *asJSON {
 		type jsonFinding struct {
 			Posn     string `json:"posn"`
 			Category string `json:"category"`

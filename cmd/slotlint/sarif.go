@@ -1,0 +1,338 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"go/token"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/slotlint/slotlint/analyzer"
+	"github.com/slotlint/slotlint/analyzer/rules"
+	"github.com/slotlint/slotlint/internal/ruleurl"
+	"github.com/slotlint/slotlint/luacheck"
+)
+
+// SARIF 2.1.0 (https://docs.oasis-open.org/sarif/sarif/v2.1.0/), the
+// subset slotlint writes: one run, the rule catalogue as the driver's
+// rules, one result per finding.
+
+const sarifSchema = "https://json.schemastore.org/sarif-2.1.0.json"
+
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool               sarifTool                `json:"tool"`
+	OriginalURIBaseIDs map[string]sarifArtifact `json:"originalUriBaseIds,omitempty"`
+	// Columns count characters (code points), not bytes or UTF-16 units.
+	ColumnKind string        `json:"columnKind"`
+	Results    []sarifResult `json:"results"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	InformationURI string      `json:"informationUri"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifText struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown,omitempty"`
+}
+
+type sarifRule struct {
+	ID                   string      `json:"id"`
+	ShortDescription     sarifText   `json:"shortDescription"`
+	FullDescription      sarifText   `json:"fullDescription"`
+	Help                 sarifText   `json:"help"`
+	HelpURI              string      `json:"helpUri"`
+	DefaultConfiguration sarifConfig `json:"defaultConfiguration"`
+}
+
+type sarifConfig struct {
+	Level string `json:"level"`
+}
+
+type sarifArtifact struct {
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId,omitempty"`
+}
+
+type sarifResult struct {
+	RuleID    string          `json:"ruleId"`
+	RuleIndex int             `json:"ruleIndex"`
+	Level     string          `json:"level"`
+	Message   sarifText       `json:"message"`
+	Locations []sarifLocation `json:"locations"`
+}
+
+type sarifLocation struct {
+	PhysicalLocation sarifPhysical `json:"physicalLocation"`
+}
+
+type sarifPhysical struct {
+	ArtifactLocation sarifArtifact `json:"artifactLocation"`
+	Region           sarifRegion   `json:"region"`
+}
+
+type sarifRegion struct {
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn,omitempty"`
+	EndLine     int `json:"endLine,omitempty"`
+	EndColumn   int `json:"endColumn,omitempty"`
+}
+
+// finding is one diagnostic of either checker, positions in bytes.
+type finding struct {
+	rule, message string
+	file          string
+	line, col     int
+	endLine, end  int
+}
+
+// goRules is the Go catalogue as SARIF rule metadata.
+func goRules() []sarifRule {
+	var out []sarifRule
+	for _, r := range rules.All() {
+		out = append(out, sarifRule{
+			ID:                   r.ID,
+			ShortDescription:     sarifText{Text: r.Title},
+			FullDescription:      sarifText{Text: r.What},
+			Help:                 sarifText{Text: r.Why + "\n\nFix: " + r.Fix + "\n\nSuppress: " + rules.Suppress},
+			HelpURI:              ruleurl.For(r.ID),
+			DefaultConfiguration: sarifConfig{Level: "warning"},
+		})
+	}
+	return out
+}
+
+// luaRules is the Lua catalogue as SARIF rule metadata.
+func luaRules() []sarifRule {
+	var out []sarifRule
+	for _, r := range luacheck.Rules {
+		level := "warning"
+		if r.ID == luacheck.RuleSyntax {
+			level = "error"
+		}
+		out = append(out, sarifRule{
+			ID:                   r.ID,
+			ShortDescription:     sarifText{Text: r.Title},
+			FullDescription:      sarifText{Text: r.Why},
+			Help:                 sarifText{Text: r.Why + "\n\nSuppress: " + luacheck.Suppress},
+			HelpURI:              ruleurl.For(r.ID),
+			DefaultConfiguration: sarifConfig{Level: level},
+		})
+	}
+	return out
+}
+
+// writeSARIF writes one run of findings; file paths under the working
+// directory are relative to %SRCROOT%, which is set to it.
+func writeSARIF(w io.Writer, ruleList []sarifRule, findings []finding) error {
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	index := map[string]int{}
+	for i, r := range ruleList {
+		index[r.ID] = i
+	}
+	columns := columnCounter{}
+	results := make([]sarifResult, 0, len(findings))
+	for _, f := range findings {
+		i, ok := index[f.rule]
+		if !ok {
+			return fmt.Errorf("finding of unknown rule %q: %s", f.rule, f.message)
+		}
+		region := sarifRegion{StartLine: max(f.line, 1), StartColumn: columns.of(f.file, f.line, f.col)}
+		if f.endLine >= f.line && f.endLine > 0 {
+			region.EndLine = f.endLine
+			region.EndColumn = columns.of(f.file, f.endLine, f.end)
+		}
+		results = append(results, sarifResult{
+			RuleID: f.rule, RuleIndex: i, Level: ruleList[i].DefaultConfiguration.Level,
+			Message:   sarifText{Text: f.message},
+			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{ArtifactLocation: artifact(wd, f.file), Region: region}}},
+		})
+	}
+	log := sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{{
+		Tool: sarifTool{Driver: sarifDriver{
+			Name: "slotlint", InformationURI: "https://github.com/slotlint/slotlint", Rules: ruleList,
+		}},
+		OriginalURIBaseIDs: map[string]sarifArtifact{"%SRCROOT%": {URI: fileURI(wd) + "/"}},
+		ColumnKind:         "unicodeCodePoints",
+		Results:            results,
+	}}}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(log)
+}
+
+func artifact(wd, file string) sarifArtifact {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		abs = file
+	}
+	if rel, err := filepath.Rel(wd, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return sarifArtifact{URI: (&url.URL{Path: filepath.ToSlash(rel)}).EscapedPath(), URIBaseID: "%SRCROOT%"}
+	}
+	return sarifArtifact{URI: fileURI(abs)}
+}
+
+func fileURI(abs string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
+}
+
+// columnCounter turns byte columns into code-point columns, reading each
+// file once. A file it cannot read keeps byte columns.
+type columnCounter map[string][][]byte
+
+func (c columnCounter) of(file string, line, byteCol int) int {
+	if byteCol <= 0 {
+		return 0
+	}
+	lines, ok := c[file]
+	if !ok {
+		if b, err := os.ReadFile(file); err == nil {
+			lines = bytes.Split(b, []byte("\n"))
+		}
+		c[file] = lines
+	}
+	if line < 1 || line > len(lines) || byteCol-1 > len(lines[line-1]) {
+		return byteCol
+	}
+	return utf8.RuneCount(lines[line-1][:byteCol-1]) + 1
+}
+
+// wantsSARIF reports whether the analyzer mode's flags (those before the
+// first package pattern) ask for -sarif.
+func wantsSARIF(args []string) bool {
+	for _, a := range args {
+		if a == "--" || !strings.HasPrefix(a, "-") {
+			return false
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if name == "sarif" {
+			return !hasValue || value == "true" || value == "1"
+		}
+	}
+	return false
+}
+
+// runAnalyzerSARIF runs the analyzers over packages through go/packages and
+// the checker driver (multichecker has no SARIF output) and prints SARIF.
+// Like -json, it exits 0 when it could analyze, whatever it found.
+func runAnalyzerSARIF(args []string, stdout, stderr io.Writer) int {
+	analyzers := analyzer.Analyzers()
+	fset := flag.NewFlagSet("slotlint", flag.ContinueOnError)
+	fset.SetOutput(stderr)
+	fset.Bool("sarif", true, "print findings as SARIF 2.1.0")
+	tests := fset.Bool("test", true, "also analyze test files")
+	for _, a := range analyzers {
+		a.Flags.VisitAll(func(f *flag.Flag) {
+			fset.Var(f.Value, a.Name+"."+f.Name, f.Usage)
+		})
+	}
+	fset.Usage = func() {
+		fmt.Fprintln(stderr, "usage: slotlint -sarif [-test=false] [-slotlint.FLAG...] PACKAGES...")
+		fset.PrintDefaults()
+	}
+	if err := fset.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
+		return 2
+	}
+	if fset.NArg() == 0 {
+		fset.Usage()
+		return 2
+	}
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax | packages.NeedModule, Tests: *tests}
+	pkgs, err := packages.Load(cfg, fset.Args()...)
+	if err != nil {
+		fmt.Fprintf(stderr, "slotlint: %v\n", err)
+		return 1
+	}
+	if len(pkgs) == 0 {
+		fmt.Fprintln(stderr, "slotlint: no packages match", strings.Join(fset.Args(), " "))
+		return 1
+	}
+	status := 0
+	if n := packages.PrintErrors(pkgs); n > 0 {
+		status = 1 // as multichecker: the findings still print
+	}
+	graph, err := checker.Analyze(analyzers, pkgs, nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "slotlint: %v\n", err)
+		return 1
+	}
+	var found []finding
+	seen := map[string]bool{}
+	for _, act := range graph.Roots {
+		if act.Err != nil && len(act.Package.Errors) == 0 { // those are printed above
+			fmt.Fprintf(stderr, "slotlint: %s: %v\n", act, act.Err)
+			status = 1
+		}
+		for _, d := range act.Diagnostics {
+			f := goFinding(act.Package.Fset.Position(d.Pos), act.Package.Fset.Position(d.End), d)
+			// A package and its test variant share files: report once.
+			key := fmt.Sprintf("%s:%d:%d:%s:%s", f.file, f.line, f.col, f.rule, f.message)
+			if !seen[key] {
+				seen[key] = true
+				found = append(found, f)
+			}
+		}
+	}
+	sort.Slice(found, func(i, j int) bool {
+		a, b := found[i], found[j]
+		if a.file != b.file {
+			return a.file < b.file
+		}
+		if a.line != b.line {
+			return a.line < b.line
+		}
+		return a.col < b.col
+	})
+	// Lua findings of scripts held in Go code are reported under LUA IDs.
+	if err := writeSARIF(stdout, append(goRules(), luaRules()...), found); err != nil {
+		fmt.Fprintf(stderr, "slotlint: %v\n", err)
+		return 1
+	}
+	return status
+}
+
+func goFinding(start, end token.Position, d analysis.Diagnostic) finding {
+	f := finding{rule: d.Category, message: d.Message, file: start.Filename, line: start.Line, col: start.Column}
+	if end.IsValid() && end.Filename == start.Filename {
+		f.endLine, f.end = end.Line, end.Column
+	}
+	return f
+}
+
+// luaFindings are the Lua checker's findings in the form writeSARIF takes.
+func luaFindings(list []luacheck.Finding) []finding {
+	out := make([]finding, 0, len(list))
+	for _, f := range list {
+		out = append(out, finding{rule: f.Rule, message: f.Message, file: f.Pos.File, line: f.Pos.Line, col: f.Pos.Column})
+	}
+	return out
+}

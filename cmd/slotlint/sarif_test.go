@@ -1,0 +1,195 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/slotlint/slotlint/analyzer/rules"
+	"github.com/slotlint/slotlint/internal/ruleurl"
+	"github.com/slotlint/slotlint/luacheck"
+)
+
+// The SARIF 2.1.0 JSON schema (draft-04), as the OASIS standard publishes
+// it in its final release candidate form (rtm.5); the copy in testdata is
+// the one shipped in the npm package @microsoft/jest-sarif 1.0.0-beta.0.
+const sarifSchemaFile = "testdata/sarif-2.1.0-rtm.5.json"
+
+func sarifValidator(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	f, err := os.Open(sarifSchemaFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft4)
+	c.AssertFormat()
+	const url = "sarif-schema-2.1.0.json"
+	if err := c.AddResource(url, doc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// validSARIF validates output against the schema and decodes it.
+func validSARIF(t *testing.T, schema *jsonschema.Schema, output string) sarifLog {
+	t.Helper()
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(output))
+	if err != nil {
+		t.Fatalf("SARIF output is not JSON: %v\n%s", err, output)
+	}
+	if err := schema.Validate(doc); err != nil {
+		t.Fatalf("SARIF output does not validate against the SARIF 2.1.0 schema: %v", err)
+	}
+	var log sarifLog
+	if err := json.Unmarshal([]byte(output), &log); err != nil {
+		t.Fatal(err)
+	}
+	if len(log.Runs) != 1 {
+		t.Fatalf("%d runs, want 1", len(log.Runs))
+	}
+	return log
+}
+
+// The validator must refuse what the schema forbids, or a pass proves
+// nothing.
+func TestSARIFSchemaRejects(t *testing.T) {
+	schema := sarifValidator(t)
+	for _, bad := range []string{
+		`{"version": "2.1.0"}`,
+		`{"version": "2.0.0", "runs": []}`,
+		`{"version": "2.1.0", "runs": [{"tool": {"driver": {}}}]}`,
+		`{"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "x"}}, "results": [{"message": {"text": "m"}, "level": "fatal"}]}]}`,
+	} {
+		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(bad))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if schema.Validate(doc) == nil {
+			t.Errorf("schema accepts %s", bad)
+		}
+	}
+}
+
+// TestSARIFAnalyzer: slotlint -sarif on the e2e module validates, carries
+// every Go rule with its metadata, and lists the findings of the text
+// output at the same places.
+func TestSARIFAnalyzer(t *testing.T) {
+	bin := sharedBinary(t)
+	schema := sarifValidator(t)
+	dir := filepath.Join("..", "..", "testdata", "e2e")
+	code, stdout, stderr := runIn(t, dir, bin, "-sarif", "./...")
+	if code != 0 {
+		t.Fatalf("slotlint -sarif: exit %d\n%s", code, stderr)
+	}
+	log := validSARIF(t, schema, stdout)
+	run := log.Runs[0]
+	if run.Tool.Driver.Name != "slotlint" {
+		t.Errorf("driver name %q", run.Tool.Driver.Name)
+	}
+	byID := map[string]sarifRule{}
+	for _, r := range run.Tool.Driver.Rules {
+		byID[r.ID] = r
+	}
+	for _, r := range rules.All() {
+		got, ok := byID[r.ID]
+		if !ok {
+			t.Errorf("rule %s missing from the driver's rules", r.ID)
+			continue
+		}
+		if got.ShortDescription.Text != r.Title || got.FullDescription.Text != r.What || got.HelpURI != ruleurl.For(r.ID) || !strings.Contains(got.Help.Text, r.Why) {
+			t.Errorf("rule %s metadata: %+v", r.ID, got)
+		}
+	}
+	var got []string
+	for _, res := range run.Results {
+		if run.Tool.Driver.Rules[res.RuleIndex].ID != res.RuleID {
+			t.Errorf("result %s has ruleIndex %d of rule %s", res.RuleID, res.RuleIndex, run.Tool.Driver.Rules[res.RuleIndex].ID)
+		}
+		loc := res.Locations[0].PhysicalLocation
+		if loc.ArtifactLocation.URIBaseID != "%SRCROOT%" {
+			t.Errorf("result %s: artifact %+v not relative to %%SRCROOT%%", res.RuleID, loc.ArtifactLocation)
+		}
+		got = append(got, strings.Join([]string{loc.ArtifactLocation.URI, strconv.Itoa(loc.Region.StartLine), strconv.Itoa(loc.Region.StartColumn), " " + res.Message.Text}, ":"))
+	}
+	want := e2eWant()
+	if strings.Join(sorted(got), "\n") != strings.Join(want, "\n") {
+		t.Errorf("SARIF results:\n%s\nwant:\n%s", strings.Join(sorted(got), "\n"), strings.Join(want, "\n"))
+	}
+
+	// Settings work as in the text mode.
+	_, stdout, _ = runIn(t, dir, bin, "-sarif", "-slotlint.disable=SL1001", "./app")
+	if strings.Contains(stdout, `"ruleId": "SL1001"`) || !strings.Contains(stdout, `"ruleId": "SL1002"`) {
+		t.Errorf("-slotlint.disable=SL1001 with -sarif:\n%s", stdout)
+	}
+	// A package that does not type-check: its errors and a failure status.
+	code, stdout, stderr = runIn(t, filepath.Join("..", "..", "testdata", "e2e-broken"), bin, "-sarif", "./...")
+	if code != 1 || !strings.Contains(stderr, "undefined: undefinedName") || strings.Contains(stdout+stderr, "panic") {
+		t.Errorf("-sarif on a broken package: exit %d, want 1 with the type error\n%s%s", code, stdout, stderr)
+	}
+	if code, _, stderr := runIn(t, dir, bin, "-sarif", "-nosuchflag", "./..."); code != 2 || !strings.Contains(stderr, "nosuchflag") {
+		t.Errorf("-sarif with an unknown flag: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestSARIFLua: slotlint lua -sarif validates, carries every Lua rule, and
+// counts columns in characters.
+func TestSARIFLua(t *testing.T) {
+	schema := sarifValidator(t)
+	dir := t.TempDir()
+	// "é" is two bytes: the finding (at the command name) is at byte 30,
+	// character 29.
+	script := "local v = 'é' .. redis.call('GET', 'config:limit')\nreturn v\n"
+	if err := os.WriteFile(filepath.Join(dir, "bad.lua"), []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"lua", "-sarif", filepath.Join(dir, "bad.lua")}, nil, &stdout, &stderr)
+	if code != 1 {
+		t.Fatalf("slotlint lua -sarif: exit %d, want 1 (findings)\n%s", code, stderr.String())
+	}
+	log := validSARIF(t, schema, stdout.String())
+	run := log.Runs[0]
+	if len(run.Tool.Driver.Rules) != len(luacheck.Rules) {
+		t.Errorf("%d rules, want the %d Lua rules", len(run.Tool.Driver.Rules), len(luacheck.Rules))
+	}
+	for i, r := range luacheck.Rules {
+		got := run.Tool.Driver.Rules[i]
+		if got.ID != r.ID || got.ShortDescription.Text != r.Title || got.HelpURI != ruleurl.For(r.ID) {
+			t.Errorf("rule %d: %+v, want %s %q", i, got, r.ID, r.Title)
+		}
+	}
+	if len(run.Results) != 1 {
+		t.Fatalf("%d results, want 1: %+v", len(run.Results), run.Results)
+	}
+	res := run.Results[0]
+	region := res.Locations[0].PhysicalLocation.Region
+	if res.RuleID != "LUA201" || region.StartLine != 1 || region.StartColumn != 29 {
+		t.Errorf("result %s at %d:%d, want LUA201 at 1:29 (characters)", res.RuleID, region.StartLine, region.StartColumn)
+	}
+	if !strings.HasSuffix(res.Locations[0].PhysicalLocation.ArtifactLocation.URI, "/bad.lua") {
+		t.Errorf("artifact %+v", res.Locations[0].PhysicalLocation.ArtifactLocation)
+	}
+}
+
+func sorted(s []string) []string {
+	out := append([]string(nil), s...)
+	sort.Strings(out)
+	return out
+}
