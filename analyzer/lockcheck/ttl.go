@@ -57,13 +57,14 @@ func commandOf(e *event) string {
 	return cmd + " (in " + e.via.Name() + ")"
 }
 
-// ttlFix moves the expiry into the SetNX call and deletes the EXPIRE
+// ttlFix moves the expiry into the acquisition and deletes the EXPIRE
 // statement, when that is a mechanical edit: both calls are in this
-// function, SetNX's expiration is written as a constant, the EXPIRE is a
+// function, the acquisition is SetNX with its expiration written as a
+// constant or SetArgs with a one-line SetArgs literal, the EXPIRE is a
 // statement of its own whose result is not used, and its duration is a
-// constant or names only values declared before the SetNX.
+// constant or names only values declared before the acquisition.
 func (c *checker) ttlFix(f *fn, a, e *event) []analysis.SuggestedFix {
-	if !a.direct() || !e.direct() || a.ttl == nil || a.call.Method != "SetNX" || a.call.Tx != nil || e.call.Tx != nil {
+	if !a.direct() || !e.direct() || a.call.Tx != nil || e.call.Tx != nil {
 		return nil
 	}
 	if e.call.Method != "Expire" && e.call.Method != "PExpire" {
@@ -88,12 +89,28 @@ func (c *checker) ttlFix(f *fn, a, e *event) []analysis.SuggestedFix {
 	if !ok {
 		return nil
 	}
+	var set analysis.TextEdit
+	switch {
+	case a.call.Method == "SetNX" && a.ttl != nil:
+		set = analysis.TextEdit{Pos: a.ttl.Pos(), End: a.ttl.End(), NewText: text}
+	case a.call.Method == "SetArgs" && len(a.at.Args) == 4:
+		lit, ok := ast.Unparen(a.at.Args[3]).(*ast.CompositeLit)
+		if !ok || len(lit.Elts) == 0 || c.pass.Fset.Position(lit.Lbrace).Line != c.pass.Fset.Position(lit.Rbrace).Line {
+			return nil
+		}
+		for _, el := range lit.Elts {
+			if _, ok := el.(*ast.KeyValueExpr); !ok {
+				return nil
+			}
+		}
+		last := lit.Elts[len(lit.Elts)-1]
+		set = analysis.TextEdit{Pos: last.End(), End: last.End(), NewText: append([]byte(", TTL: "), text...)}
+	default:
+		return nil
+	}
 	return []analysis.SuggestedFix{{
-		Message: "set the TTL in SetNX and drop the separate " + e.call.Command,
-		TextEdits: []analysis.TextEdit{
-			{Pos: a.ttl.Pos(), End: a.ttl.End(), NewText: text},
-			{Pos: from, End: to},
-		},
+		Message:   "set the TTL in " + a.call.Method + " and drop the separate " + e.call.Command,
+		TextEdits: []analysis.TextEdit{set, {Pos: from, End: to}},
 	}}
 }
 

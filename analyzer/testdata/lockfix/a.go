@@ -45,3 +45,12 @@ func errorUsed(rdb *redis.Client, key string) error {
 	}
 	return nil
 }
+
+func acquireArgs(rdb *redis.Client, id string) bool {
+	key := "job:{" + id + "}"
+	ok := rdb.SetArgs(ctx, key, 1, redis.SetArgs{Mode: "NX"}).Val() == "OK" // want `SET of lock key "job:\{" \+ id \+ "\}" sets no TTL`
+	if ok {
+		rdb.Expire(ctx, key, 2*lockTTL)
+	}
+	return ok
+}
