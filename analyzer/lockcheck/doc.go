@@ -15,7 +15,8 @@
 //     PEXPIRE of the same key on some later path. A process that dies in
 //     between leaves a lock that never expires. When both calls are in
 //     one function and the EXPIRE is a statement of its own, a suggested
-//     fix moves its duration into SetNX and deletes it.
+//     fix moves its duration into SetNX (or the TTL field of a one-line
+//     SetArgs literal) and deletes it.
 //   - SL1302 (release.go): a lock key (a key of a family the package sets
 //     with NX and lets expire, by a TTL in the SET or an EXPIRE) deleted
 //     by DEL or UNLINK outside a WATCH transaction or a script: either with no owner check, or after a GET whose value
