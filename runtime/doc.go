@@ -23,7 +23,8 @@
 // while another owner holds it: one script call per attempt, which returns
 // the holder's remaining TTL so the retry delay (exponential, full jitter) is
 // never longer than needed; goroutines of one Client take turns so only one
-// of them polls Redis per key. A lock is a hash with the owner's random token,
+// of them polls Redis per key, and a release wakes one waiter of another
+// process through a short-lived co-slotted list (BLPOP). A lock is a hash with the owner's random token,
 // a reentry count and a fencing token; the same token re-enters, Release
 // leaves once and deletes the lock at the last entry, and Refresh and Release
 // check the token. Lock.KeepAlive renews in the background and returns a
@@ -31,7 +32,10 @@
 // work under that context never outlives the lock. The fencing token grows
 // with every acquisition, across expiries, from a counter that is the only
 // key a lock leaves behind; stores that remember the highest token they have
-// seen can refuse late writes of a holder that lost its lock.
+// seen can refuse late writes of a holder that lost its lock. Like every
+// lease, a lock only excludes work that ends by Lock.Deadline: a process that
+// stalls longer than its TTL (a long GC pause, a suspended VM) can still run
+// after a new owner started, which only fencing tokens catch.
 //
 // Client.LockAndSet takes the lock and writes one field of a co-slotted state
 // hash in one script; Lock.SetState writes it later only while the lock is
