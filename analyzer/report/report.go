@@ -15,6 +15,7 @@ import (
 
 	"github.com/slotlint/slotlint/analyzer/config"
 	"github.com/slotlint/slotlint/analyzer/rules"
+	"github.com/slotlint/slotlint/internal/ruleurl"
 )
 
 const directive = "//slotlint:ignore"
@@ -63,7 +64,7 @@ func New(pass *analysis.Pass, cfg *config.Config, ids ...string) *Reporter {
 				if ig.reason == "" {
 					for _, id := range ig.ids {
 						if mine[id] && cfg.Enabled(id) {
-							pass.Report(analysis.Diagnostic{Pos: c.Pos(), End: c.End(), Category: id,
+							pass.Report(analysis.Diagnostic{Pos: c.Pos(), End: c.End(), Category: id, URL: ruleurl.For(id),
 								Message: fmt.Sprintf("slotlint:ignore %s needs a reason after the rule ID", id)})
 						}
 					}
@@ -134,7 +135,7 @@ func (r *Reporter) Report(id string, node analysis.Range, fixes []analysis.Sugge
 		return
 	}
 	r.seen[key] = true
-	r.pass.Report(analysis.Diagnostic{Pos: node.Pos(), End: node.End(), Category: id, Message: msg, SuggestedFixes: fixes})
+	r.pass.Report(analysis.Diagnostic{Pos: node.Pos(), End: node.End(), Category: id, URL: ruleurl.For(id), Message: msg, SuggestedFixes: fixes})
 }
 
 // Enabled reports whether any of ids is enabled, so a rule family can skip
