@@ -34,7 +34,9 @@
 //     write depends on what was read, outside WATCH and scripts and not
 //     after a lock taken in the same function (SET NX, or a lock
 //     library's Obtain, Lock, TryLock): another client's update between
-//     the two is lost. Use INCRBY/HINCRBY,
+//     the two is lost. Filling a missing value (the read only compared
+//     with its zero value, or only its error checked) is not reported:
+//     whoever wins writes the same thing. Use INCRBY/HINCRBY,
 //     runtime's Client.MaxUpdate, a script, or WATCH with TxPipelined.
 //
 // Suppress one finding with //slotlint:ignore SL1304 reason.

@@ -34,7 +34,7 @@ func (c *checker) lostUpdate() {
 					t = newTaint(f, r.at)
 				}
 				byValue := w.value != nil && t.mentions(w.value)
-				if !byValue && !f.decidedBy(r.at, w.at, func(e ast.Expr) bool { return t.mentions(e) }) {
+				if !byValue && !f.decidedBy(r.at, w.at, t.decides) {
 					continue
 				}
 				c.r.Report("SL1304", w.at, nil, "%s", lostUpdateMessage(r, w, byValue, byValue && arithmetic(c.x.Origin(w.value), t)))

@@ -2,6 +2,7 @@ package lockcheck
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 )
@@ -120,7 +121,11 @@ func isError(t types.Type) bool {
 }
 
 // mentions reports whether e uses the data read.
-func (t *taint) mentions(e ast.Node) bool {
+func (t *taint) mentions(e ast.Node) bool { return t.find(e, false) }
+
+// find looks for the data read in e, leaving out comparisons with a zero
+// value when skipAbsence is set.
+func (t *taint) find(e ast.Node, skipAbsence bool) bool {
 	if e == nil {
 		return false
 	}
@@ -130,6 +135,10 @@ func (t *taint) mentions(e ast.Node) bool {
 			return false
 		}
 		switch n := n.(type) {
+		case *ast.BinaryExpr:
+			if skipAbsence && t.absence(n) {
+				return false
+			}
 		case *ast.CallExpr:
 			if n == t.read {
 				found = true
@@ -169,4 +178,40 @@ func (t *taint) uses(e ast.Expr, v *types.Var) bool {
 		return !found
 	})
 	return found
+}
+
+// decides reports whether condition e uses the data read for more than
+// telling a missing value apart (v == "", n == 0, len(v) > 0, v != nil): a
+// fill of a missing value writes the same thing whoever wins, while a
+// comparison of the value read with the one to write (cur < v) is the
+// lost-update race.
+func (t *taint) decides(e ast.Expr) bool { return t.find(e, true) }
+
+// absence reports whether b compares a value with its zero value.
+func (t *taint) absence(b *ast.BinaryExpr) bool {
+	switch b.Op {
+	case token.EQL, token.NEQ, token.GTR, token.LSS, token.GEQ, token.LEQ:
+	default:
+		return false
+	}
+	return t.isZero(b.X) || t.isZero(b.Y)
+}
+
+func (t *taint) isZero(e ast.Expr) bool {
+	e = ast.Unparen(e)
+	if id, ok := e.(*ast.Ident); ok && id.Name == "nil" {
+		_, isNil := t.info.Uses[id].(*types.Nil)
+		return isNil
+	}
+	tv, ok := t.info.Types[e]
+	if !ok || tv.Value == nil {
+		return false
+	}
+	switch tv.Value.Kind() {
+	case constant.String:
+		return constant.StringVal(tv.Value) == ""
+	case constant.Int, constant.Float:
+		return constant.Sign(tv.Value) == 0
+	}
+	return false
 }

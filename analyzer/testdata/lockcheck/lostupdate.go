@@ -150,6 +150,24 @@ func cacheAside(rdb *redis.Client, id string) string {
 
 func render(id string) string { return id }
 
+// Silent: fills of a missing value, told apart by its zero value.
+func fillEmpty(rdb *redis.Client, id string) {
+	if v := rdb.Get(ctx, "page:"+id).Val(); v == "" {
+		rdb.Set(ctx, "page:"+id, render(id), time.Minute)
+	}
+	n, _ := rdb.Get(ctx, "quota:"+id).Int()
+	if n == 0 {
+		rdb.Set(ctx, "quota:"+id, 100, 0)
+	}
+}
+
+// Reported: the value read is compared with something else than zero.
+func fillStale(rdb *redis.Client, id, version string) {
+	if v := rdb.Get(ctx, "page:"+id).Val(); v == "" || v < version {
+		rdb.Set(ctx, "page:"+id, version, time.Minute) // want `SET of "page:" \+ id depends on the GET before it .*MaxUpdate`
+	}
+}
+
 // A counter updated in place before it is written back.
 func incrInPlace(rdb *redis.Client, id string) {
 	n, _ := rdb.Get(ctx, "n:"+id).Int()
