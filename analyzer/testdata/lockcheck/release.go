@@ -16,6 +16,18 @@ func bareDel(rdb *redis.Client, id, token string) {
 	work()
 }
 
+// The release in a deferred closure.
+func deferredClosure(rdb *redis.Client, id string) {
+	key := "order:{" + id + "}:lock"
+	if !rdb.SetNX(ctx, key, "me", time.Minute).Val() {
+		return
+	}
+	defer func() {
+		rdb.Del(ctx, key) // want `lock key "order:\{" \+ id \+ "\}:lock" released by DEL without an owner check`
+	}()
+	work()
+}
+
 // GET, compare in Go, DEL: the lock can change hands in between.
 func getCompareDel(rdb *redis.Client, id, token string) {
 	key := "order:{" + id + "}:lock"
