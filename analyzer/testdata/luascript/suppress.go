@@ -19,3 +19,7 @@ func silenced(rdb *redis.ClusterClient, id string) {
 	notSilenced.Run(ctx, rdb, []string{key})
 	derived.Run(ctx, rdb, []string{"job:" + id}, "me") //slotlint:ignore LUA202 jobs are on a single-node deployment
 }
+
+// A directive without a reason silences nothing and is itself reported.
+//slotlint:ignore LUA304 // want `^slotlint:ignore LUA304 needs a reason after the rule ID$`
+var noReason = redis.NewScript("local v = redis.call('GET', KEYS[1]) return v + 1") // want `arithmetic`
