@@ -21,5 +21,6 @@ func silenced(rdb *redis.ClusterClient, id string) {
 }
 
 // A directive without a reason silences nothing and is itself reported.
+//
 //slotlint:ignore LUA304 // want `^slotlint:ignore LUA304 needs a reason after the rule ID$`
 var noReason = redis.NewScript("local v = redis.call('GET', KEYS[1]) return v + 1") // want `arithmetic`
