@@ -73,3 +73,18 @@ return (x`) // want `^unexpected EOF|syntax|expected`
 
 // goto, which Redis's Lua 5.1 refuses.
 var withGoto = redis.NewScript("::again:: goto again") // want `^label ::again:: is Lua 5.2 syntax` `^goto is Lua 5.2 syntax`
+
+// NewScriptServerSHA holds its text like NewScript.
+var serverSHA = redis.NewScriptServerSHA(`return redis.call('GET', KEYS[1]) == nil`) // want `compared with nil`
+
+// A variable given two values is not followed: which script runs is not
+// known.
+var chosen = "return redis.call('GET', 'a:literal')"
+
+func init() { chosen = "return redis.call('GET', KEYS[1])" }
+
+func ambiguous(rdb *redis.ClusterClient, id string) {
+	rdb.Eval(ctx, chosen, []string{"{" + id + "}"})
+	rdb.EvalRO(ctx, "return redis.call('DEL', KEYS[1])", []string{"{" + id + "}"}) // want `^Lua line 1: .*DEL`
+	serverSHA.Run(ctx, rdb, []string{"{" + id + "}"})
+}
