@@ -213,6 +213,29 @@ func Load(ctx context.Context, rdb *redis.Client, id string) {
 	if code, got, stderr := golangciFindings(t, gcl, fixDir); code != 0 || len(got) != 0 {
 		t.Errorf("after --fix: exit %d, findings %v\n%s", code, got, stderr)
 	}
+
+	// Both ways to silence one finding: golangci-lint's nolint and
+	// slotlint's own directive.
+	quiet := `package quiet
+
+import (
+	"context"
+
+	"github.com/redis/go-redis/v9"
+)
+
+func Load(ctx context.Context, rdb *redis.Client) {
+	rdb.MGet(ctx, "a:1", "b:1") //nolint:slotlint // one slot per key is fine here
+	//slotlint:ignore SL1001 a standalone server
+	rdb.MGet(ctx, "a:2", "b:2")
+	rdb.MGet(ctx, "a:3", "b:3")
+}
+`
+	quietDir := copyModule(t, map[string]string{"quiet.go": quiet, ".golangci.yml": golangciConfig})
+	_, got, _ = golangciFindings(t, gcl, quietDir)
+	if len(got) != 1 || !strings.HasPrefix(got[0], "quiet.go:13:") {
+		t.Errorf("nolint and slotlint:ignore: findings %v, want only the one on line 13", got)
+	}
 }
 
 // shadowRepo commits this checkout's working tree (tracked and untracked,
@@ -260,56 +283,24 @@ func git(t *testing.T, dir string, args ...string) {
 }
 
 // TestPreCommitHooks installs both hooks of .pre-commit-hooks.yaml with
-// the real pre-commit (try-repo, which builds slotlint with go install) in
-// a repository holding a bad and a good Go file and Lua script: the run
-// fails naming the bad ones' findings, then passes once they are fixed.
+// the real pre-commit (try-repo, which builds slotlint with go install).
+// On the e2e fixture the slotlint hook reports exactly the findings of
+// slotlint ./...; in a repository holding a bad and a good Go file and Lua
+// script the run fails naming the bad ones' findings, then passes once
+// they are fixed.
 func TestPreCommitHooks(t *testing.T) {
 	integration(t)
 	if _, err := exec.LookPath("pre-commit"); err != nil {
 		missingTool(t, "pre-commit is not installed (apt-get install pre-commit)")
 	}
 	hooks := shadowRepo(t)
-	badGo := `package app
-
-import (
-	"context"
-
-	"github.com/redis/go-redis/v9"
-)
-
-func Counts(ctx context.Context, rdb *redis.Client) {
-	rdb.MGet(ctx, "count:a", "count:b")
-}
-`
-	goodGo := `package app
-
-import (
-	"context"
-
-	"github.com/redis/go-redis/v9"
-)
-
-func Names(ctx context.Context, rdb *redis.Client, id string) {
-	rdb.MGet(ctx, "user:{"+id+"}:name", "user:{"+id+"}:email")
-}
-`
-	badLua := "local v = redis.call('GET', 'config:limit')\nreturn v\n"
-	goodLua := "local v = redis.call('GET', KEYS[1])\nreturn v\n"
-	repo := copyModule(t, map[string]string{
-		"app/bad.go": badGo, "app/good.go": goodGo,
-		"scripts/bad.lua": badLua, "scripts/good.lua": goodLua,
-	})
-	git(t, repo, "init", "-q")
-	git(t, repo, "add", "-A")
-
 	gomodcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
 	modCache := strings.TrimSpace(string(gomodcache))
-	tryRepo := func() (int, string) {
-		// Both hooks' ids, so the run does not depend on the order of the
-		// manifest; --all-files checks what is committed and staged alike.
+	tryRepo := func(repo string) (int, string) {
+		// --all-files checks what is committed and staged alike.
 		cmd := exec.Command("pre-commit", "try-repo", hooks, "--all-files", "--color=never", "--verbose")
 		cmd.Dir = repo
 		// pre-commit gives go install a GOPATH of its own; the module
@@ -325,35 +316,96 @@ func Names(ctx context.Context, rdb *redis.Client, id string) {
 		}
 		return code, string(out)
 	}
-	code, out := tryRepo()
-	if code == 0 {
-		t.Fatalf("pre-commit try-repo on bad files: exit 0, want failure\n%s", out)
-	}
-	for _, want := range []string{
-		`app/bad.go:10:2: MGET keys "count:a" (slot 9931) and "count:b" (slot 5800) are in different slots`,
-		`scripts/bad.lua:1:22: LUA201 GET key "config:limit" (slot 14853) is a literal, not passed in KEYS`,
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("pre-commit output lacks %q:\n%s", want, out)
-		}
-	}
-	for _, quiet := range []string{"good.go", "good.lua"} {
-		if strings.Contains(out, quiet+":") {
-			t.Errorf("pre-commit output reports %s:\n%s", quiet, out)
-		}
-	}
+	badLua := "local v = redis.call('GET', 'config:limit')\nreturn v\n"
+	goodLua := "local v = redis.call('GET', KEYS[1])\nreturn v\n"
+	badLuaFinding := `scripts/bad.lua:1:22: LUA201 GET key "config:limit" (slot 14853) is a literal, not passed in KEYS`
 
-	fixes := map[string]string{
-		"app/bad.go":      strings.Replace(badGo, `"count:a", "count:b"`, `"count:{a}", "count:{a}:b"`, 1),
-		"scripts/bad.lua": goodLua,
-	}
-	for name, text := range fixes {
-		if err := os.WriteFile(filepath.Join(repo, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
+	t.Run("e2e fixture", func(t *testing.T) {
+		repo := t.TempDir()
+		copyTree(t, filepath.Join("..", "..", "testdata", "e2e"), repo)
+		for name, text := range map[string]string{"scripts/bad.lua": badLua, "scripts/good.lua": goodLua} {
+			if err := os.MkdirAll(filepath.Join(repo, filepath.Dir(name)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(repo, name), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	git(t, repo, "add", "-A")
-	if code, out := tryRepo(); code != 0 {
-		t.Errorf("pre-commit try-repo after the fix: exit %d, want 0\n%s", code, out)
-	}
+		git(t, repo, "init", "-q")
+		git(t, repo, "add", "-A")
+		code, out := tryRepo(repo)
+		if code == 0 {
+			t.Fatalf("pre-commit try-repo on the e2e fixture: exit 0, want failure\n%s", out)
+		}
+		got, want := findings(t, repo, out), e2eWant()
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("slotlint hook findings:\n%s\nwant (those of slotlint ./...):\n%s\noutput:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), out)
+		}
+		if !strings.Contains(out, badLuaFinding) || strings.Contains(out, "good.lua:") {
+			t.Errorf("slotlint-lua hook: want only %q\n%s", badLuaFinding, out)
+		}
+	})
+
+	t.Run("bad then fixed", func(t *testing.T) {
+		badGo := `package app
+
+import (
+	"context"
+
+	"github.com/redis/go-redis/v9"
+)
+
+func Counts(ctx context.Context, rdb *redis.Client) {
+	rdb.MGet(ctx, "count:a", "count:b")
+}
+`
+		goodGo := `package app
+
+import (
+	"context"
+
+	"github.com/redis/go-redis/v9"
+)
+
+func Names(ctx context.Context, rdb *redis.Client, id string) {
+	rdb.MGet(ctx, "user:{"+id+"}:name", "user:{"+id+"}:email")
+}
+`
+		repo := copyModule(t, map[string]string{
+			"app/bad.go": badGo, "app/good.go": goodGo,
+			"scripts/bad.lua": badLua, "scripts/good.lua": goodLua,
+		})
+		git(t, repo, "init", "-q")
+		git(t, repo, "add", "-A")
+		code, out := tryRepo(repo)
+		if code == 0 {
+			t.Fatalf("pre-commit try-repo on bad files: exit 0, want failure\n%s", out)
+		}
+		for _, want := range []string{
+			`app/bad.go:10:2: MGET keys "count:a" (slot 9931) and "count:b" (slot 5800) are in different slots`,
+			badLuaFinding,
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("pre-commit output lacks %q:\n%s", want, out)
+			}
+		}
+		for _, quiet := range []string{"good.go", "good.lua"} {
+			if strings.Contains(out, quiet+":") {
+				t.Errorf("pre-commit output reports %s:\n%s", quiet, out)
+			}
+		}
+		fixes := map[string]string{
+			"app/bad.go":      strings.Replace(badGo, `"count:a", "count:b"`, `"count:{a}", "count:{a}:b"`, 1),
+			"scripts/bad.lua": goodLua,
+		}
+		for name, text := range fixes {
+			if err := os.WriteFile(filepath.Join(repo, name), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		git(t, repo, "add", "-A")
+		if code, out := tryRepo(repo); code != 0 {
+			t.Errorf("pre-commit try-repo after the fix: exit %d, want 0\n%s", code, out)
+		}
+	})
 }
