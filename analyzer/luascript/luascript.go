@@ -172,10 +172,17 @@ func (c *checker) site(call *redisapi.Call) *site {
 		}
 		st.function = constant.StringVal(tv.Value)
 	}
-	// ARGV: every argument after the keys, for the methods whose keys are
-	// one []string argument.
-	if call.Method != "Do" && len(call.Node.Args) >= 3 && !call.Node.Ellipsis.IsValid() {
-		st.args, st.argsOK = call.Node.Args[3:], true
+	// ARGV: every argument after the keys: after the []string of keys for
+	// methods, after "EVAL", the script, the number of keys and the keys
+	// for Do.
+	switch args := call.Node.Args; {
+	case call.Node.Ellipsis.IsValid():
+	case call.Method == "Do":
+		if first := 4 + len(call.Keys); call.Complete && len(args) >= first {
+			st.args, st.argsOK = args[first:], true
+		}
+	case call.Method != "Process" && len(args) >= 3:
+		st.args, st.argsOK = args[3:], true
 	}
 	if st.script == nil && st.function == "" {
 		return nil

@@ -34,7 +34,9 @@ func counterCalls(rdb *redis.ClusterClient, id string) {
 	counter.Run(ctx, rdb, []string{prefix + ":hits"}, prefix)
 	counter.Run(ctx, rdb, []string{"stats:{" + id + "}:hits"}, "stats:"+id) // want `script INCR key ARGV\[1\] \.\. ":total" \(Lua line 2\) is "stats:" \+ id \+ ":total" with this call's ARGV\[1\] = "stats:" \+ id, KEYS\[1\] = "stats:\{" \+ id \+ "\}:hits": it shares no hash tag with KEYS\[1\]`
 	counter.Run(ctx, rdb, []string{"stats:{a}:hits"}, "stats:{b}")          // want `is in slot \d+, KEYS\[1\] in slot \d+`
-	counter.Run(ctx, rdb, []string{"stats:{a}:hits"}, 42)                   // want `^INCR key ARGV\[1\] \.\. ":total" comes from ARGV.*\(Lua line 2\); here KEYS\[1\] is "stats:\{a\}:hits" and the key shares no hash tag with KEYS\[1\]$`
+	rdb.Do(ctx, "EVAL", counterSrc, 1, prefix+":hits", prefix)
+	rdb.Do(ctx, "EVAL", counterSrc, 1, prefix+":hits", "stats:"+id) // want `with this call's ARGV\[1\] = "stats:" \+ id`
+	counter.Run(ctx, rdb, []string{"stats:{a}:hits"}, 42)           // want `^INCR key ARGV\[1\] \.\. ":total" comes from ARGV.*\(Lua line 2\); here KEYS\[1\] is "stats:\{a\}:hits" and the key shares no hash tag with KEYS\[1\]$`
 }
 
 // No keys (SL1203 in scriptkeys): keys the script builds are judged as the
