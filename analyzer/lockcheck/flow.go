@@ -20,6 +20,10 @@ type fn struct {
 	lits  []*fn
 	calls []*ast.CallExpr // calls of package functions: possible helpers
 	locks []*ast.CallExpr // calls that take a lock by a library's API
+	// callback is the Pipelined or TxPipelined call that runs this
+	// literal, callbackFn its method.
+	callback   *ast.CallExpr
+	callbackFn *types.Func
 	// events: the function's own Redis calls; all adds what its helpers do.
 	events []*event
 	all    []*event

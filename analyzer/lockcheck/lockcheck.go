@@ -92,6 +92,7 @@ func (c *checker) collect(byNode map[*ast.CallExpr]*redisapi.Call) {
 			}
 			c.fns = append(c.fns, top)
 			stack := []*fn{top}
+			callbacks := map[*ast.FuncLit]callback{}
 			var nodes []ast.Node
 			ast.Inspect(fd.Body, func(n ast.Node) bool {
 				if n == nil {
@@ -106,10 +107,20 @@ func (c *checker) collect(byNode map[*ast.CallExpr]*redisapi.Call) {
 				switch n := n.(type) {
 				case *ast.FuncLit:
 					lit := &fn{pass: c.pass, body: n.Body, typ: n.Type}
+					if cb, ok := callbacks[n]; ok {
+						lit.callback, lit.callbackFn = cb.call, cb.fn
+					}
 					cur.lits = append(cur.lits, lit)
 					c.fns = append(c.fns, lit)
 					stack = append(stack, lit)
 				case *ast.CallExpr:
+					if callee, ok := typeutil.Callee(c.pass.TypesInfo, n).(*types.Func); ok && isPipelined(callee) {
+						for _, a := range n.Args {
+							if lit, ok := ast.Unparen(a).(*ast.FuncLit); ok {
+								callbacks[lit] = callback{n, callee}
+							}
+						}
+					}
 					if call, ok := byNode[n]; ok {
 						cur.events = append(cur.events, classify(c.pass, c.x, call)...)
 					} else if callee, ok := typeutil.Callee(c.pass.TypesInfo, n).(*types.Func); ok {
@@ -131,4 +142,33 @@ func (c *checker) collect(byNode map[*ast.CallExpr]*redisapi.Call) {
 			f.all = append(f.all, c.h.of(call, 0)...)
 		}
 	}
+	// The callback of Pipelined or TxPipelined runs during that call: its
+	// commands count there too, in the function around it. Reads are left
+	// out (their values only exist after the pipeline ran).
+	for _, f := range c.fns {
+		for _, lit := range f.lits {
+			if lit.callback == nil {
+				continue
+			}
+			for _, e := range lit.all {
+				if e.kind == read {
+					continue
+				}
+				p := *e
+				p.at, p.via, p.orig = lit.callback, lit.callbackFn, e.origin()
+				f.all = append(f.all, &p)
+			}
+		}
+	}
+}
+
+// callback is a function literal's call by Pipelined or TxPipelined.
+type callback struct {
+	call *ast.CallExpr
+	fn   *types.Func
+}
+
+// isPipelined reports whether fn is go-redis's Pipelined or TxPipelined.
+func isPipelined(fn *types.Func) bool {
+	return fn.Pkg() != nil && fn.Pkg().Path() == redisapi.GoRedis && (fn.Name() == "Pipelined" || fn.Name() == "TxPipelined")
 }

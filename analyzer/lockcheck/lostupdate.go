@@ -27,7 +27,7 @@ func (c *checker) lostUpdate() {
 				if r.field != nil && !r.fkey.Equal(w.fkey) {
 					continue
 				}
-				if !f.before(r.at, w.at) {
+				if !f.before(r.at, w.at) || otherClient(f, r, w) {
 					continue
 				}
 				if t == nil {
@@ -56,6 +56,41 @@ func underLock(f *fn, r *event) bool {
 		if f.before(l, r.at) {
 			return true
 		}
+	}
+	return false
+}
+
+// otherClient reports whether the read and the write go through two
+// different client values (src.Get, dst.Set: a copy between servers).
+// Pipelines and transactions are made from a client and do not count.
+func otherClient(f *fn, r, w *event) bool {
+	if !r.direct() || !w.direct() {
+		return false
+	}
+	rs, ok1 := ast.Unparen(r.at.Fun).(*ast.SelectorExpr)
+	ws, ok2 := ast.Unparen(w.at.Fun).(*ast.SelectorExpr)
+	if !ok1 || !ok2 || isPipe(f, rs.X) || isPipe(f, ws.X) {
+		return false
+	}
+	return types.ExprString(rs.X) != types.ExprString(ws.X)
+}
+
+// isPipe reports whether e is a go-redis Pipeliner, Pipeline or Tx.
+func isPipe(f *fn, e ast.Expr) bool {
+	t := f.pass.TypesInfo.TypeOf(e)
+	if t == nil {
+		return false
+	}
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return false
+	}
+	switch n.Obj().Name() {
+	case "Pipeliner", "Pipeline", "Tx":
+		return true
 	}
 	return false
 }

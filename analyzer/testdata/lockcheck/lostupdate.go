@@ -206,6 +206,21 @@ func underSyncMutex(rdb *redis.Client, mu *sync.Mutex, id string) {
 	rdb.Set(ctx, "acct:{"+id+"}:balance", n+1, 0) // want `SET of "acct:\{" \+ id \+ "\}:balance" depends on the GET before it`
 }
 
+// Silent: a copy from one server to another.
+func copyKey(src, dst *redis.Client, id string) {
+	v, _ := src.Get(ctx, "n:"+id).Int()
+	dst.Set(ctx, "n:"+id, v+1, 0)
+}
+
+// Reported: the write is queued in a pipeline of the same client.
+func viaPipeline(rdb *redis.Client, id string) {
+	n, _ := rdb.Get(ctx, "n:"+id).Int()
+	rdb.Pipelined(ctx, func(p redis.Pipeliner) error { // want `SET \(in Pipelined\) of "n:" \+ id depends on the GET before it .*; use INCRBY`
+		p.Set(ctx, "n:"+id, n+1, 0)
+		return nil
+	})
+}
+
 // Silent: other fields, other keys, a write before the read.
 func others(rdb *redis.Client, id string) {
 	n, _ := rdb.HGet(ctx, "user:{"+id+"}", "a").Int()
