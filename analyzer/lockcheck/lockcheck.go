@@ -114,7 +114,8 @@ func (c *checker) collect(byNode map[*ast.CallExpr]*redisapi.Call) {
 					c.fns = append(c.fns, lit)
 					stack = append(stack, lit)
 				case *ast.CallExpr:
-					if callee, ok := typeutil.Callee(c.pass.TypesInfo, n).(*types.Func); ok && isPipelined(callee) {
+					callee, _ := typeutil.Callee(c.pass.TypesInfo, n).(*types.Func)
+					if callee != nil && isPipelined(callee) {
 						for _, a := range n.Args {
 							if lit, ok := ast.Unparen(a).(*ast.FuncLit); ok {
 								callbacks[lit] = callback{n, callee}
@@ -123,7 +124,7 @@ func (c *checker) collect(byNode map[*ast.CallExpr]*redisapi.Call) {
 					}
 					if call, ok := byNode[n]; ok {
 						cur.events = append(cur.events, classify(c.pass, c.x, call)...)
-					} else if callee, ok := typeutil.Callee(c.pass.TypesInfo, n).(*types.Func); ok {
+					} else if callee != nil {
 						if callee.Pkg() == c.pass.Pkg {
 							cur.calls = append(cur.calls, n)
 						}
