@@ -317,6 +317,10 @@ func (c *checker) judge(st *site, s *script, f luacheck.Finding, bound map[strin
 		return
 	}
 	detail := "shares no hash tag with " + anchorLabel
+	if opaque(anchor.Key) {
+		// A key passed in whole: whoever built it decides its tag.
+		detail = fmt.Sprintf("shares the slot of %s only if %s carries a hash tag, which nothing here shows", anchorLabel, types.ExprString(anchor.Expr))
+	}
 	if rel.Kind == slot.DifferentSlots {
 		detail = fmt.Sprintf("is in slot %d, %s in slot %d", rel.SlotA, anchorLabel, rel.SlotB)
 	}
@@ -358,6 +362,17 @@ func (c *checker) bindings(call *redisapi.Call, st *site) map[string]keyexpr.Ele
 		}
 	}
 	return out
+}
+
+// opaque reports whether a key is an unknown value as a whole.
+func opaque(k slot.Key) bool {
+	parts := k.Parts()
+	for _, p := range parts {
+		if p.Hole == nil {
+			return false
+		}
+	}
+	return len(parts) > 0
 }
 
 func isString(t types.Type) bool {

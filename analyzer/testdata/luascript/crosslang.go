@@ -54,3 +54,9 @@ func derivedUnknown(rdb *redis.ClusterClient, keys []string, owner string) {
 func readOnly(rdb *redis.ClusterClient, id string) {
 	counter.RunRO(ctx, rdb, []string{"stats:{" + id + "}:hits"}, "stats:{"+id+"}") // want `^Lua line 1: .*INCR` `^Lua line 2: .*INCR`
 }
+
+// A key passed in whole: its tag is decided elsewhere, so the derived key is
+// reported as the script alone would be, saying what is not known.
+func derivedParam(rdb *redis.ClusterClient, job, owner string) {
+	derived.Run(ctx, rdb, []string{job}, owner) // want `is job \+ ":lock" with this call's KEYS\[1\] = job: it shares the slot of KEYS\[1\] only if job carries a hash tag, which nothing here shows`
+}
