@@ -31,6 +31,9 @@
 //     then), or passes keys an EVAL script never reads. For FCALL only the
 //     first is checked, for the function called.
 //
+// SL1004 (scriptkeys) still relates the KEYS a call passes; the keys a
+// script derives from them are judged here, under their LUA IDs.
+//
 // FCALL is matched to its function when the package loads the library and
 // calls the function by a constant name. A call whose keys or arguments
 // cannot be resolved is judged as the script alone would be.
