@@ -29,7 +29,9 @@
 //     the write commands of the script (LUA403) at the call.
 //   - SL1201: a call passes fewer keys than the script reads (KEYS[n] is nil
 //     then), or passes keys an EVAL script never reads. For FCALL only the
-//     first is checked, for the function called.
+//     first is checked, for the function called. A script that reads #KEYS
+//     or KEYS as a whole (unpack, ipairs) may take optional keys and is not
+//     judged.
 //
 // SL1004 (scriptkeys) still relates the KEYS a call passes; the keys a
 // script derives from them are judged here, under their LUA IDs.

@@ -240,7 +240,9 @@ func (c *checker) checkSite(st *site) {
 	n, known := keyCount(call)
 
 	// SL1201: KEYS read beyond those passed, or keys passed and never read.
-	if known && n > 0 {
+	// A script that reads #KEYS, or KEYS as a whole, may treat the last
+	// keys as optional: its reads are not judged against the count.
+	if known && n > 0 && !s.result.DynamicKeys {
 		if st.function != "" {
 			r := cache.Analyze(s.src, luacheck.Options{Filename: s.embedded, Function: true, NumKeys: n, KeysKnown: true})
 			for _, f := range r.Findings {
@@ -257,11 +259,9 @@ func (c *checker) checkSite(st *site) {
 			}
 			c.rep.Report("SL1201", call.Node, nil, "%s passes %d %s but the script reads KEYS[%d]%s: it is nil there",
 				call.Method, n, plural(n, "key"), m, at)
-		} else if !s.result.DynamicKeys {
-			if unread := unreadKeys(s.result.KeysRead, n); len(unread) > 0 {
-				c.rep.Report("SL1201", call.Node, nil, "%s passes %d %s but the script never reads %s: a key it does not use still decides where the call is routed",
-					call.Method, n, plural(n, "key"), strings.Join(unread, ", "))
-			}
+		} else if unread := unreadKeys(s.result.KeysRead, n); len(unread) > 0 {
+			c.rep.Report("SL1201", call.Node, nil, "%s passes %d %s but the script never reads %s: a key it does not use still decides where the call is routed",
+				call.Method, n, plural(n, "key"), strings.Join(unread, ", "))
 		}
 	}
 
