@@ -81,6 +81,9 @@ func (c *checker) ttlFix(f *fn, a, e *event) []analysis.SuggestedFix {
 	if stmt == nil {
 		return nil
 	}
+	if guard := onlyStatementOf(f, stmt); guard != nil {
+		stmt = guard // if ok { EXPIRE } goes as a whole
+	}
 	from, to, ok := c.lineOf(stmt)
 	if !ok {
 		return nil
@@ -112,6 +115,37 @@ func (c *checker) ttlFix(f *fn, a, e *event) []analysis.SuggestedFix {
 		Message:   "set the TTL in " + a.call.Method + " and drop the separate " + e.call.Command,
 		TextEdits: []analysis.TextEdit{set, {Pos: from, End: to}},
 	}}
+}
+
+// onlyStatementOf returns the if statement whose whole body is stmt, when
+// it has no init, no else and a condition without calls, so deleting it
+// changes nothing else.
+func onlyStatementOf(f *fn, stmt ast.Stmt) *ast.IfStmt {
+	var found *ast.IfStmt
+	ast.Inspect(f.body, func(n ast.Node) bool {
+		if found != nil {
+			return false
+		}
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		is, ok := n.(*ast.IfStmt)
+		if ok && is.Init == nil && is.Else == nil && len(is.Body.List) == 1 && is.Body.List[0] == stmt && !hasCall(is.Cond) {
+			found = is
+		}
+		return true
+	})
+	return found
+}
+
+func hasCall(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		_, isCall := n.(*ast.CallExpr)
+		found = found || isCall
+		return !found
+	})
+	return found
 }
 
 // availableAt reports whether expression d means the same at p: every
