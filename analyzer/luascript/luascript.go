@@ -194,7 +194,11 @@ func (c *checker) site(call *redisapi.Call) *site {
 // those about keys that its call sites in the package can judge better.
 func (c *checker) reportScript(s *script) {
 	if s.err != "" {
-		c.rep.Report("SL1202", s.anchor, nil, "embedded script %s cannot be checked: %s", s.embedded, s.err)
+		if s.embedded == "" {
+			c.rep.Report("SL1202", s.anchor, nil, "script cannot be checked: %s", s.err)
+		} else {
+			c.rep.Report("SL1202", s.anchor, nil, "embedded script %s cannot be checked: %s", s.embedded, s.err)
+		}
 		return
 	}
 	for _, f := range s.result.Findings {

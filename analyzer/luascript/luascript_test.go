@@ -1,6 +1,7 @@
 package luascript_test
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -45,4 +46,43 @@ func TestCategories(t *testing.T) {
 			t.Errorf("no diagnostic containing %q", frag)
 		}
 	}
+}
+
+// TestOversizedScript: a script built of more text than the Lua checker
+// reads is one finding, and gathering it stops at the limit however often
+// a constant is repeated.
+func TestOversizedScript(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"go.mod", "go.sum"} {
+		b, err := os.ReadFile(filepath.Join("..", "testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// 64 times a 1 MiB constant: 64 MiB if it were all gathered.
+	expr := strings.TrimSuffix(strings.Repeat("pad + ", 64), " + ")
+	src := `package big
+
+import (
+	"context"
+
+	"github.com/redis/go-redis/v9"
+)
+
+const pad = "-- ` + strings.Repeat("x", 1<<20) + `\n"
+
+var s = redis.NewScript(` + expr + `) // want "^script cannot be checked: its text is over the size limit \\(4194304 bytes\\)$"
+
+func f(rdb *redis.Client) { s.Run(context.Background(), rdb, []string{"k"}) }
+`
+	if err := os.MkdirAll(filepath.Join(dir, "big"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "big", "big.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, dir, luascript.Analyzer, "./big")
 }

@@ -74,13 +74,17 @@ type resolver struct {
 	// scripts by identity, so a constant used by several calls is one script.
 	scripts map[string]*script
 	order   []*script
-	// budget is what is left of maxNodes for the text being resolved.
-	budget int
+	// budget is what is left of maxNodes for the text being resolved, size
+	// the bytes gathered so far.
+	budget, size int
+	// byExpr remembers each expression's script.
+	byExpr map[ast.Expr]*script
 }
 
 func newResolver(pass *analysis.Pass) *resolver {
 	r := &resolver{pass: pass, value: map[types.Object]ast.Expr{}, index: map[types.Object]int{},
-		multi: map[types.Object]bool{}, embeds: map[*types.Var]*embedDecl{}, scripts: map[string]*script{}}
+		multi: map[types.Object]bool{}, embeds: map[*types.Var]*embedDecl{}, scripts: map[string]*script{},
+		byExpr: map[ast.Expr]*script{}}
 	info := pass.TypesInfo
 	set := func(id *ast.Ident, e ast.Expr, i int) {
 		obj := info.Defs[id]
@@ -230,10 +234,24 @@ func (r *resolver) follow(e ast.Expr) (ast.Expr, bool) {
 
 // text resolves a string expression to the script text it always holds.
 func (r *resolver) text(e ast.Expr) *script {
+	if s, ok := r.byExpr[e]; ok {
+		return s
+	}
+	s := r.resolveText(e)
+	r.byExpr[e] = s
+	return s
+}
+
+func (r *resolver) resolveText(e ast.Expr) *script {
 	var pieces []piece
 	var emb *script
-	r.budget = maxNodes
+	r.budget, r.size = maxNodes, 0
 	ok := r.pieces(e, &pieces, &emb, 0)
+	if r.size > luacheck.DefaultMaxBytes {
+		// Never gather more text than the checker would read.
+		return r.intern(&script{anchor: e, id: fmt.Sprintf("big:%d", e.Pos()),
+			err: fmt.Sprintf("its text is over the size limit (%d bytes)", luacheck.DefaultMaxBytes)})
+	}
 	if emb != nil {
 		if len(pieces) > 0 {
 			return nil // embedded text concatenated with Go text: not mapped
@@ -269,7 +287,7 @@ func (r *resolver) intern(s *script) *script {
 
 func (r *resolver) pieces(e ast.Expr, out *[]piece, emb **script, depth int) bool {
 	r.budget--
-	if depth > maxDepth || r.budget < 0 || *emb != nil {
+	if depth > maxDepth || r.budget < 0 || r.size > luacheck.DefaultMaxBytes || *emb != nil {
 		return false
 	}
 	info := r.pass.TypesInfo
@@ -282,8 +300,9 @@ func (r *resolver) pieces(e ast.Expr, out *[]piece, emb **script, depth int) boo
 		if err != nil {
 			return false
 		}
+		r.size += len(s)
 		*out = append(*out, piece{text: s, lit: x, at: x})
-		return true
+		return r.size <= luacheck.DefaultMaxBytes
 	case *ast.BinaryExpr:
 		if x.Op != token.ADD {
 			return false
@@ -310,8 +329,10 @@ func (r *resolver) pieces(e ast.Expr, out *[]piece, emb **script, depth int) boo
 		}
 		// A constant of another package: its text, placed where it is used.
 		if tv := info.Types[x]; tv.Value != nil && tv.Value.Kind() == constant.String {
-			*out = append(*out, piece{text: constant.StringVal(tv.Value), at: x})
-			return true
+			text := constant.StringVal(tv.Value)
+			r.size += len(text)
+			*out = append(*out, piece{text: text, at: x})
+			return r.size <= luacheck.DefaultMaxBytes
 		}
 		return false
 	case *ast.CallExpr:
