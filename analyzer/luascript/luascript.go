@@ -248,7 +248,9 @@ func (c *checker) checkSite(st *site) {
 	// keys as optional: its reads are not judged against the count.
 	if known && n > 0 && !s.result.DynamicKeys {
 		if st.function != "" {
-			r := cache.Analyze(s.src, luacheck.Options{Filename: s.embedded, Function: true, NumKeys: n, KeysKnown: true})
+			opts := s.options()
+			opts.NumKeys, opts.KeysKnown = n, true
+			r := cache.Analyze(s.src, opts)
 			for _, f := range r.Findings {
 				if f.Rule == luacheck.RuleKeysIndex && f.Function == st.function {
 					c.rep.Report("SL1201", call.Node, nil, "%s passes %d %s but function %s reads KEYS[%d] (%s): it is nil there",
@@ -271,7 +273,9 @@ func (c *checker) checkSite(st *site) {
 
 	// Read-only calls: write commands the script would run.
 	if st.readOnly {
-		r := cache.Analyze(s.src, luacheck.Options{Filename: s.embedded, Function: st.function != "" || s.library, ReadOnly: true})
+		opts := s.options()
+		opts.ReadOnly = true
+		r := cache.Analyze(s.src, opts)
 		for _, f := range r.Findings {
 			if f.Rule == luacheck.RuleWriteInReadOnly && (st.function == "" || f.Function == st.function) && !hasFinding(s.result, f) {
 				c.lua.report(f.Rule, call.Node.Pos(), call.Node.End(), fmt.Sprintf("%s: %s", where(f.Pos), f.Message))
