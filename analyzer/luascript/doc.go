@@ -13,9 +13,10 @@
 // may be a string literal, a constant or a package-level variable given one
 // value, a concatenation of those, or a file embedded with //go:embed into a
 // string, a []byte, or an embed.FS read with ReadFile and a constant name.
-// Embedded files are read from the directory of the Go file, at most as
-// many bytes as the Lua checker accepts. Each script is analysed once, and
-// cached by content.
+// Embedded files are read from the directory of the Go file. No more text
+// is read or gathered than the Lua checker accepts: a larger script, or an
+// embedded file that cannot be read, is one SL1202 finding saying so. Each
+// script is analysed once, and cached by content.
 //
 //   - SL1202: the Lua checker's findings (LUA001-LUA403), reported at the Go
 //     line the script's line is written on (for an embedded file, at the
