@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/constant"
+	"go/token"
 	"go/types"
 	"sort"
 	"strings"
@@ -50,7 +51,6 @@ type checker struct {
 	cfg  *config.Config
 	x    *keyexpr.Extractor
 	rep  *report.Reporter
-	lua  *luaReporter
 	res  *resolver
 	// functions maps a registered function's name to its library.
 	functions map[string]*script
@@ -88,7 +88,6 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	c := &checker{pass: pass, cfg: cfg, x: calls.Keys, rep: report.New(pass, cfg, "SL1201", "SL1202"),
 		res: newResolver(pass), functions: map[string]*script{}}
-	c.lua = newLuaReporter(pass, cfg.Enabled("SL1202"))
 
 	// Scripts created or loaded anywhere in the package, called or not.
 	for _, e := range created {
@@ -213,7 +212,7 @@ func (c *checker) reportScript(s *script) {
 				msg = fmt.Sprintf("%s:%d:%d: %s", s.embedded, f.Pos.Line, f.Pos.Column, f.Message)
 			}
 		}
-		c.lua.report(f.Rule, pos, end, msg)
+		c.rep.Report(f.Rule, span{pos, end}, nil, "%s", msg)
 	}
 }
 
@@ -278,7 +277,7 @@ func (c *checker) checkSite(st *site) {
 		r := cache.Analyze(s.src, opts)
 		for _, f := range r.Findings {
 			if f.Rule == luacheck.RuleWriteInReadOnly && (st.function == "" || f.Function == st.function) && !hasFinding(s.result, f) {
-				c.lua.report(f.Rule, call.Node.Pos(), call.Node.End(), fmt.Sprintf("%s: %s", where(f.Pos), f.Message))
+				c.rep.Report(f.Rule, call.Node, nil, "%s", fmt.Sprintf("%s: %s", where(f.Pos), f.Message))
 			}
 		}
 	}
@@ -304,7 +303,7 @@ func (c *checker) judge(st *site, s *script, f luacheck.Finding, bound map[strin
 	}
 	anchor, ok := bound[fmt.Sprintf("KEYS[%d]", anchorIdx)]
 	if !ok {
-		c.lua.report(f.Rule, st.call.Node.Pos(), st.call.Node.End(), fmt.Sprintf("%s: %s", s.where(f.Pos), f.Message))
+		c.rep.Report(f.Rule, st.call.Node, nil, "%s", fmt.Sprintf("%s: %s", s.where(f.Pos), f.Message))
 		return
 	}
 	anchorID := fmt.Sprintf("KEYS[%d]", anchorIdx)
@@ -333,7 +332,7 @@ func (c *checker) judge(st *site, s *script, f luacheck.Finding, bound map[strin
 		detail = fmt.Sprintf("is in slot %d, %s in slot %d", rel.SlotA, anchorLabel, rel.SlotB)
 	}
 	if len(used) == 0 {
-		c.lua.report(f.Rule, st.call.Node.Pos(), st.call.Node.End(), fmt.Sprintf("%s (%s); here %s is %s and the key %s",
+		c.rep.Report(f.Rule, st.call.Node, nil, "%s", fmt.Sprintf("%s (%s); here %s is %s and the key %s",
 			f.Message, s.where(f.Pos), anchorLabel, types.ExprString(anchor.Expr), detail))
 		return
 	}
@@ -344,7 +343,7 @@ func (c *checker) judge(st *site, s *script, f luacheck.Finding, bound map[strin
 	if f.Command != "" {
 		what = f.Command + " key"
 	}
-	c.lua.report(f.Rule, st.call.Node.Pos(), st.call.Node.End(), fmt.Sprintf(
+	c.rep.Report(f.Rule, st.call.Node, nil, "%s", fmt.Sprintf(
 		"script %s %s (%s) is %s with this call's %s: it %s (cross-slot or non-local key error on a cluster)",
 		what, f.Key.Format(" .. "), s.where(f.Pos), key, strings.Join(used, ", "), detail))
 }
@@ -459,3 +458,9 @@ func (s *script) keysReadAt(n int) (luacheck.Position, bool) {
 	sort.Slice(ps, func(i, j int) bool { return ps[i].Line < ps[j].Line })
 	return ps[0], true
 }
+
+// span is a source range of a finding inside a script's Go text.
+type span struct{ pos, end token.Pos }
+
+func (s span) Pos() token.Pos { return s.pos }
+func (s span) End() token.Pos { return s.end }

@@ -41,14 +41,30 @@ type Reporter struct {
 	seen      map[string]bool
 }
 
+// luaUmbrella is the Go rule under which findings of the Lua checker inside
+// scripts held in Go code are reported: each keeps its own LUA ID as
+// Category and is switched on and off with SL1202.
+const luaUmbrella = "SL1202"
+
+// governing returns the Go rule that decides whether id is reported: id
+// itself, or SL1202 for a Lua rule.
+func governing(id string) string {
+	if strings.HasPrefix(id, "LUA") {
+		return luaUmbrella
+	}
+	return id
+}
+
 // New prepares a reporter and reports malformed directives that name one of
-// the rules in ids (the rules of the calling analyzer).
+// the rules in ids (the rules of the calling analyzer; SL1202 brings every
+// LUA rule with it).
 func New(pass *analysis.Pass, cfg *config.Config, ids ...string) *Reporter {
 	r := &Reporter{pass: pass, cfg: cfg, ignores: map[lineKey][]ignore{}, generated: map[string]bool{}, seen: map[string]bool{}}
 	mine := map[string]bool{}
 	for _, id := range ids {
 		mine[id] = true
 	}
+	isMine := func(id string) bool { return mine[id] || mine[luaUmbrella] && governing(id) == luaUmbrella }
 	for _, f := range pass.Files {
 		name := pass.Fset.File(f.Pos()).Name()
 		if ast.IsGenerated(f) {
@@ -63,7 +79,7 @@ func New(pass *analysis.Pass, cfg *config.Config, ids ...string) *Reporter {
 				}
 				if ig.reason == "" {
 					for _, id := range ig.ids {
-						if mine[id] && cfg.Enabled(id) {
+						if isMine(id) && cfg.Enabled(governing(id)) {
 							pass.Report(analysis.Diagnostic{Pos: c.Pos(), End: c.End(), Category: id, URL: ruleurl.For(id),
 								Message: fmt.Sprintf("slotlint:ignore %s needs a reason after the rule ID", id)})
 						}
@@ -117,12 +133,13 @@ func (r *Reporter) suppressed(id string, pos token.Pos) bool {
 }
 
 // Report reports a finding of rule id over node, unless it is disabled,
-// suppressed, in a generated file, or already reported at that place.
+// suppressed, in a generated file, or already reported at that place. id is
+// a Go rule, or a LUA rule for a finding inside a script held in Go code.
 func (r *Reporter) Report(id string, node analysis.Range, fixes []analysis.SuggestedFix, format string, args ...any) {
-	if _, ok := rules.Lookup(id); !ok {
+	if _, ok := rules.Lookup(governing(id)); !ok {
 		panic("report: unknown rule " + id) // a programming error in slotlint, never user input
 	}
-	if !r.cfg.Enabled(id) || !node.Pos().IsValid() {
+	if !r.cfg.Enabled(governing(id)) || !node.Pos().IsValid() {
 		return
 	}
 	p := r.pass.Fset.Position(node.Pos())
