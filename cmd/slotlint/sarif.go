@@ -55,8 +55,7 @@ type sarifDriver struct {
 }
 
 type sarifText struct {
-	Text     string `json:"text"`
-	Markdown string `json:"markdown,omitempty"`
+	Text string `json:"text"`
 }
 
 type sarifRule struct {
