@@ -350,6 +350,15 @@ func (l *Lock) Refresh(ctx context.Context, ttl time.Duration) error {
 	if err != nil {
 		return err
 	}
+	if err := l.usable(ctx); err != nil {
+		return err
+	}
+	return l.refresh(ctx, ttl, ms)
+}
+
+// usable fails before any round trip when the context is done or this entry
+// was released: a released entry must never act on the lock again.
+func (l *Lock) usable(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -359,7 +368,7 @@ func (l *Lock) Refresh(ctx context.Context, ttl time.Duration) error {
 	if released {
 		return fmt.Errorf("%w: %q was released", ErrLockLost, l.key)
 	}
-	return l.refresh(ctx, ttl, ms)
+	return nil
 }
 
 func (l *Lock) refresh(ctx context.Context, ttl time.Duration, ms int64) error {

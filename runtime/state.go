@@ -67,14 +67,8 @@ func (l *Lock) SetState(ctx context.Context, w StateWrite) error {
 	if err != nil {
 		return err
 	}
-	if err := ctx.Err(); err != nil {
+	if err := l.usable(ctx); err != nil {
 		return err
-	}
-	l.mu.Lock()
-	released := l.released
-	l.mu.Unlock()
-	if released {
-		return fmt.Errorf("%w: %q was released", ErrLockLost, l.key)
 	}
 	reply, err := l.c.run(ctx, setStateScript, []string{l.key, w.Key}, l.token, l.fence, w.Field, w.Value, ms)
 	if err != nil {
