@@ -13,12 +13,35 @@ import (
 	"github.com/slotlint/slotlint/internal/ruleurl"
 )
 
-// TestDiagnosticURLs: every finding on the e2e module links to its rule's
-// page, and that page exists in docs/rules.
+// TestDiagnosticURLs: every finding on the e2e module, and a Lua finding
+// in a script held in Go code, links to its rule's page, and that page
+// exists in docs/rules.
 func TestDiagnosticURLs(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("..", "..", "testdata", "e2e"), dir)
+	script := `package lua
+
+import (
+	"context"
+
+	"github.com/redis/go-redis/v9"
+)
+
+var limit = redis.NewScript("return redis.call('GET', 'config:limit')")
+
+func Limit(ctx context.Context, rdb *redis.Client, id string) {
+	limit.Run(ctx, rdb, []string{"user:{" + id + "}"})
+}
+`
+	if err := os.MkdirAll(filepath.Join(dir, "lua"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "lua", "lua.go"), []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cfg := &packages.Config{
 		Mode: packages.LoadAllSyntax,
-		Dir:  filepath.Join("..", "..", "testdata", "e2e"),
+		Dir:  dir,
 		Env:  append(os.Environ(), "GOWORK=off", "GOFLAGS=", "GO111MODULE=on"),
 	}
 	pkgs, err := packages.Load(cfg, "./...")
@@ -30,9 +53,11 @@ func TestDiagnosticURLs(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := 0
+	categories := map[string]bool{}
 	for _, act := range graph.Roots {
 		for _, d := range act.Diagnostics {
 			n++
+			categories[d.Category] = true
 			if d.URL != ruleurl.For(d.Category) {
 				t.Errorf("%s finding %q has URL %q, want %q", d.Category, d.Message, d.URL, ruleurl.For(d.Category))
 			}
@@ -44,5 +69,8 @@ func TestDiagnosticURLs(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no findings on testdata/e2e")
+	}
+	if !categories["LUA201"] {
+		t.Errorf("no LUA201 finding for the script held in Go code; categories: %v", categories)
 	}
 }
