@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
 )
 
 // lostUpdate reports SL1304: a GET (HGET) then a SET (HSET) of the same key
@@ -16,7 +18,7 @@ func (c *checker) lostUpdate() {
 	}
 	for _, f := range c.fns {
 		for _, r := range f.all {
-			if r.kind != read || !(r.direct() || r.returned) || inWatch(r) || underLock(f, r) {
+			if r.kind != read || !(r.direct() || r.returned) || inWatch(r) || onTx(f, r) || underLock(f, r) {
 				continue
 			}
 			var t *taint
@@ -96,6 +98,29 @@ func isPipe(f *fn, e ast.Expr) bool {
 }
 
 func inWatch(e *event) bool { return e.call.Tx != nil && e.call.Tx.Method == "Watch" }
+
+// onTx reports whether a call is made on a go-redis *Tx. A Tx exists only
+// inside a Watch callback, and its TxPipelined fails when a watched key
+// changed, so a read through it is guarded even where the callback is a
+// function value the analyzer does not connect to its Watch call.
+func onTx(f *fn, e *event) bool {
+	if !e.direct() {
+		return false
+	}
+	sel, ok := ast.Unparen(e.at.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	t := f.pass.TypesInfo.TypeOf(sel.X)
+	if t == nil {
+		return false
+	}
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Name() == "Tx" && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == redisapi.GoRedis
+}
 
 func lostUpdateMessage(r, w *event, byValue, counter bool) string {
 	what := r.key.String()

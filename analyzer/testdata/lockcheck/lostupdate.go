@@ -116,6 +116,31 @@ func casIncr(rdb *redis.Client, key string) error {
 	return redis.TxFailedErr
 }
 
+// Silent: the same CAS loop with the callback held in a variable, as
+// go-redis's own Watch example writes it: a *redis.Tx exists only inside
+// Watch, whose EXEC fails when a watched key changed.
+func casIncrNamed(rdb *redis.Client, key string) error {
+	txf := func(tx *redis.Tx) error {
+		n, err := tx.Get(ctx, key).Int()
+		if err != nil && err != redis.Nil {
+			return err
+		}
+		n++
+		_, err = tx.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
+			pipe.Set(ctx, key, n, 0)
+			return nil
+		})
+		return err
+	}
+	for range 10 {
+		err := rdb.Watch(ctx, txf, key)
+		if err != redis.TxFailedErr {
+			return err
+		}
+	}
+	return redis.TxFailedErr
+}
+
 var maxScript = redis.NewScript(`
 local cur = tonumber(redis.call("GET", KEYS[1]) or "0")
 if tonumber(ARGV[1]) > cur then redis.call("SET", KEYS[1], ARGV[1]) end
