@@ -49,6 +49,8 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "usage:")
 	fmt.Fprintln(w, "  slotlint [flags] PACKAGES...   analyze Go packages (also: go vet -vettool=$(which slotlint))")
+	fmt.Fprintln(w, "                                 flags: -json, -sarif, -fix, -diff, -test, -slotlint.disable=IDS, -slotlint.enable=IDS,")
+	fmt.Fprintln(w, "                                 -slotlint.braces, -slotlint.strict")
 	for _, c := range subcommands {
 		fmt.Fprintf(w, "  slotlint %-21s %s\n", c.name+" ...", c.summary)
 	}
