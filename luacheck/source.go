@@ -154,6 +154,16 @@ func scanTokens(src []byte, maxDepth int, buf []token) (tokens, deepAt) {
 			i = j
 		case c >= '0' && c <= '9' || c == '.' && i+1 < n && src[i+1] >= '0' && src[i+1] <= '9':
 			j := numberEnd(src, i)
+			hex := src[i] == '0' && i+1 < n && (src[i+1] == 'x' || src[i+1] == 'X')
+			if e := src[j-1]; !hex && j < n && (src[j] == '\n' || src[j] == '\r') && (e == 'e' || e == 'E' || e == '+' || e == '-') {
+				// gopher-lua takes the character after an exponent mark
+				// even when it is a line break, and the digits after it,
+				// all in one number token.
+				j = newline(j)
+				for j < n && src[j] >= '0' && src[j] <= '9' {
+					j++
+				}
+			}
 			add(tNumber, col, i, j, ln)
 			i = j
 			typ = tNumber
