@@ -222,21 +222,6 @@ func (c columnCounter) of(file string, line, byteCol int) int {
 	return utf8.RuneCount(lines[line-1][:byteCol-1]) + 1
 }
 
-// wantsSARIF reports whether the analyzer mode's flags (those before the
-// first package pattern) ask for -sarif.
-func wantsSARIF(args []string) bool {
-	for _, a := range args {
-		if a == "--" || !strings.HasPrefix(a, "-") {
-			return false
-		}
-		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if name == "sarif" {
-			return !hasValue || value == "true" || value == "1"
-		}
-	}
-	return false
-}
-
 // runAnalyzerSARIF runs the analyzers over packages through go/packages and
 // the checker driver (multichecker has no SARIF output) and prints SARIF.
 // Like -json, it exits 0 when it could analyze, whatever it found.
@@ -245,6 +230,7 @@ func runAnalyzerSARIF(args []string, stdout, stderr io.Writer) int {
 	fset := flag.NewFlagSet("slotlint", flag.ContinueOnError)
 	fset.SetOutput(stderr)
 	fset.Bool("sarif", true, "print findings as SARIF 2.1.0")
+	asJSON := fset.Bool("json", false, "not with -sarif: -json=false is accepted")
 	tests := fset.Bool("test", true, "also analyze test files")
 	for _, a := range analyzers {
 		a.Flags.VisitAll(func(f *flag.Flag) {
@@ -263,6 +249,10 @@ func runAnalyzerSARIF(args []string, stdout, stderr io.Writer) int {
 	}
 	if fset.NArg() == 0 {
 		fset.Usage()
+		return 2
+	}
+	if *asJSON {
+		fmt.Fprintln(stderr, "slotlint: -json and -sarif are two output formats: choose one")
 		return 2
 	}
 	cfg := &packages.Config{Mode: packages.LoadAllSyntax | packages.NeedModule, Tests: *tests}
