@@ -171,5 +171,5 @@ type callback struct {
 
 // isPipelined reports whether fn is go-redis's Pipelined or TxPipelined.
 func isPipelined(fn *types.Func) bool {
-	return fn.Pkg() != nil && fn.Pkg().Path() == redisapi.GoRedis && (fn.Name() == "Pipelined" || fn.Name() == "TxPipelined")
+	return fn.Pkg() != nil && redisapi.IsGoRedis(fn.Pkg().Path()) && (fn.Name() == "Pipelined" || fn.Name() == "TxPipelined")
 }

@@ -119,7 +119,7 @@ func onTx(f *fn, e *event) bool {
 		t = p.Elem()
 	}
 	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Name() == "Tx" && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == redisapi.GoRedis
+	return ok && n.Obj().Name() == "Tx" && n.Obj().Pkg() != nil && redisapi.IsGoRedis(n.Obj().Pkg().Path())
 }
 
 func lostUpdateMessage(r, w *event, byValue, counter bool) string {

@@ -69,7 +69,7 @@ func run(pass *analysis.Pass) (any, error) {
 	ins.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
 		call := n.(*ast.CallExpr)
 		fn, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
-		if !ok || fn.Pkg() == nil || fn.Pkg().Path() != redisapi.GoRedis {
+		if !ok || fn.Pkg() == nil || !redisapi.IsGoRedis(fn.Pkg().Path()) {
 			return
 		}
 		switch name := fn.Name(); {
@@ -127,7 +127,7 @@ func run(pass *analysis.Pass) (any, error) {
 // importsGoRedis reports whether the package imports go-redis itself.
 func importsGoRedis(pkg *types.Package) bool {
 	for _, p := range pkg.Imports() {
-		if p.Path() == redisapi.GoRedis {
+		if redisapi.IsGoRedis(p.Path()) {
 			return true
 		}
 	}

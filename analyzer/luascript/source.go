@@ -473,7 +473,7 @@ func (r *resolver) scriptValue(e ast.Expr) *script {
 // redis.NewScriptServerSHA(src).
 func (r *resolver) newScriptArg(call *ast.CallExpr) (ast.Expr, bool) {
 	fn, ok := typeutil.Callee(r.pass.TypesInfo, call).(*types.Func)
-	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != redisapi.GoRedis || len(call.Args) != 1 {
+	if !ok || fn.Pkg() == nil || !redisapi.IsGoRedis(fn.Pkg().Path()) || len(call.Args) != 1 {
 		return nil, false
 	}
 	if n := fn.Name(); n != "NewScript" && n != "NewScriptServerSHA" {

@@ -1,0 +1,96 @@
+package redisapi
+
+import (
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
+)
+
+// A frontEnd maps one client library's call shapes to Call and Tx records.
+// Adding a client means adding a file with its collect function and one
+// entry below; rules and messages do not change.
+type frontEnd struct {
+	name string
+	// roots are the client's import paths. A package that depends on none
+	// of them is skipped without reading its code, and a package inside
+	// one of them (the client itself) is not checked.
+	roots   []string
+	collect func(pass *analysis.Pass, x *keyexpr.Extractor, res *Result)
+}
+
+var frontEnds = []frontEnd{
+	{name: "go-redis", roots: goRedisPaths, collect: collectGoRedis},
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	x := pass.ResultOf[keyexpr.Analyzer].(*keyexpr.Extractor)
+	res := &Result{Keys: x}
+	for _, fe := range frontEnds {
+		if insideAny(pass.Pkg.Path(), fe.roots) {
+			return res, nil
+		}
+	}
+	used := usedRoots(pass.Pkg)
+	if len(used) == 0 {
+		return res, nil
+	}
+	for _, fe := range frontEnds {
+		for _, r := range fe.roots {
+			if used[r] {
+				fe.collect(pass, x, res)
+				break
+			}
+		}
+	}
+	return res, nil
+}
+
+// roots is every front end's import paths.
+var roots = func() map[string]bool {
+	m := map[string]bool{}
+	for _, fe := range frontEnds {
+		for _, r := range fe.roots {
+			m[r] = true
+		}
+	}
+	return m
+}()
+
+// usedRoots returns the client packages pkg depends on, directly or not,
+// in one walk over its imports.
+func usedRoots(pkg *types.Package) map[string]bool {
+	var used map[string]bool
+	seen := map[*types.Package]bool{}
+	var walk func(p *types.Package)
+	walk = func(p *types.Package) {
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		if roots[p.Path()] {
+			if used == nil {
+				used = map[string]bool{}
+			}
+			used[p.Path()] = true
+			return
+		}
+		for _, q := range p.Imports() {
+			walk(q)
+		}
+	}
+	walk(pkg)
+	return used
+}
+
+// insideAny reports whether path is one of roots or a package below one.
+func insideAny(path string, roots []string) bool {
+	for _, r := range roots {
+		if path == r || strings.HasPrefix(path, r+"/") {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,428 @@
+package redisapi
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
+	"github.com/slotlint/slotlint/internal/rediscmd"
+)
+
+// GoRedis is the import path of go-redis v9.
+const GoRedis = "github.com/redis/go-redis/v9"
+
+// goRedisPaths are the packages whose methods the go-redis front end reads
+// with the go-redis method table: clients with go-redis v9's API.
+var goRedisPaths = []string{GoRedis}
+
+// IsGoRedis reports whether path is a package with go-redis v9's API, so
+// its methods, Script type and Tx type mean what they mean in go-redis.
+func IsGoRedis(path string) bool {
+	for _, p := range goRedisPaths {
+		if path == p {
+			return true
+		}
+	}
+	return false
+}
+
+// collector is the go-redis front end's state for one package.
+type collector struct {
+	pass *analysis.Pass
+	x    *keyexpr.Extractor
+	res  *Result
+	// txOf maps a pipeliner or Tx variable to its transaction.
+	txOf map[*types.Var]*Tx
+}
+
+// collectGoRedis reads go-redis methods on any client type, Do/Process
+// with a literal command name, transactions and scripts.
+func collectGoRedis(pass *analysis.Pass, x *keyexpr.Extractor, res *Result) {
+	c := &collector{pass: pass, x: x, res: res, txOf: map[*types.Var]*Tx{}}
+	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	ins.Preorder([]ast.Node{(*ast.AssignStmt)(nil), (*ast.CallExpr)(nil)}, func(n ast.Node) {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			c.assign(n)
+		case *ast.CallExpr:
+			c.call(n)
+		}
+	})
+}
+
+// goRedisMethod returns the go-redis method a call invokes and the name of
+// its receiver's type.
+func (c *collector) goRedisMethod(call *ast.CallExpr) (*types.Func, string, bool) {
+	fn, ok := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
+	if !ok || fn.Pkg() == nil || !IsGoRedis(fn.Pkg().Path()) {
+		return nil, "", false
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil {
+		return fn, "", true
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	name := ""
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		name = n.Obj().Name()
+	}
+	return fn, name, true
+}
+
+// receiverTx is the transaction a call's receiver belongs to.
+func (c *collector) receiverTx(call *ast.CallExpr) *Tx {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	v, ok := c.x.Var(sel.X)
+	if !ok {
+		return nil
+	}
+	return c.txOf[v]
+}
+
+// assign notices pipe := rdb.TxPipeline().
+func (c *collector) assign(n *ast.AssignStmt) {
+	if len(n.Lhs) != 1 || len(n.Rhs) != 1 {
+		return
+	}
+	call, ok := ast.Unparen(n.Rhs[0]).(*ast.CallExpr)
+	if !ok {
+		return
+	}
+	fn, _, ok := c.goRedisMethod(call)
+	if !ok || fn.Name() != "TxPipeline" {
+		return
+	}
+	v, ok := c.x.Var(n.Lhs[0])
+	if !ok {
+		return
+	}
+	tx := c.receiverTx(call)
+	if tx == nil {
+		tx = &Tx{Node: call, Method: "TxPipeline", WatchComplete: true, body: [2]token.Pos{n.End(), c.funcEnd(n.Pos())}}
+		c.res.Txs = append(c.res.Txs, tx)
+	}
+	c.txOf[v] = tx
+}
+
+// funcEnd is the end of the function body around p.
+func (c *collector) funcEnd(p token.Pos) token.Pos {
+	end := token.NoPos
+	for _, f := range c.pass.Files {
+		if f.Pos() <= p && p < f.End() {
+			ast.Inspect(f, func(n ast.Node) bool {
+				if n == nil || n.Pos() > p || n.End() <= p {
+					return false
+				}
+				switch n.(type) {
+				case *ast.FuncDecl, *ast.FuncLit:
+					end = n.End()
+				}
+				return true
+			})
+		}
+	}
+	return end
+}
+
+// funcParam returns the first parameter of a function literal argument, or
+// of a function of this package named by it, with the function's body.
+func (c *collector) funcParam(e ast.Expr) (*types.Var, *ast.BlockStmt) {
+	var typ *ast.FuncType
+	var body *ast.BlockStmt
+	switch f := ast.Unparen(e).(type) {
+	case *ast.FuncLit:
+		typ, body = f.Type, f.Body
+	default:
+		return nil, nil
+	}
+	if typ.Params == nil || len(typ.Params.List) == 0 || len(typ.Params.List[0].Names) == 0 {
+		return nil, nil
+	}
+	v, ok := c.pass.TypesInfo.Defs[typ.Params.List[0].Names[0]].(*types.Var)
+	if !ok {
+		return nil, nil
+	}
+	return v, body
+}
+
+func (c *collector) call(call *ast.CallExpr) {
+	fn, recv, ok := c.goRedisMethod(call)
+	if !ok || recv == "" {
+		return
+	}
+	name := fn.Name()
+	args := call.Args
+	switch {
+	case name == "TxPipelined" && len(args) == 2:
+		tx := c.receiverTx(call)
+		v, body := c.funcParam(args[1])
+		if tx == nil {
+			tx = &Tx{Node: call, Method: "TxPipelined", WatchComplete: true}
+			if body != nil {
+				tx.body = [2]token.Pos{body.Pos(), body.End()}
+			}
+			c.res.Txs = append(c.res.Txs, tx)
+		}
+		if v != nil {
+			c.txOf[v] = tx
+		}
+		return
+	case name == "Watch" && len(args) >= 2 && recv != "Script":
+		tx := &Tx{Node: call, Method: "Watch"}
+		tx.Watched, tx.WatchComplete = c.keysOf(call, variadic(2))
+		v, body := c.funcParam(args[1])
+		if body != nil {
+			tx.body = [2]token.Pos{body.Pos(), body.End()}
+		}
+		if v != nil {
+			c.txOf[v] = tx
+		}
+		c.res.Txs = append(c.res.Txs, tx)
+		return
+	case name == "Pipelined" || name == "Pipeline" || name == "TxPipeline" || name == "Exec":
+		return
+	}
+
+	var rec *Call
+	switch {
+	case recv == "Script":
+		mt, ok := scriptMethods[name]
+		if !ok {
+			return
+		}
+		rec = c.fromTable("Script."+name, mt, call)
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			rec.Source = sel.X
+		}
+	case name == "Do":
+		rec = c.fromArgv(call, "Do", args[1:], call.Ellipsis.IsValid())
+	case name == "Process" && len(args) == 2:
+		inner, ok := ast.Unparen(c.x.Origin(args[1])).(*ast.CallExpr)
+		if !ok {
+			return
+		}
+		f, _, ok := c.goRedisMethod(inner)
+		if !ok || f.Type().(*types.Signature).Recv() != nil || !strings.HasPrefix(f.Name(), "New") || len(inner.Args) < 1 {
+			return
+		}
+		rec = c.fromArgv(call, "Process", inner.Args[1:], inner.Ellipsis.IsValid())
+	default:
+		if mt, ok := multiKey[name]; ok {
+			rec = c.fromTable(name, mt, call)
+			if rec.Script && len(args) > 1 {
+				rec.Source = args[1]
+			}
+		} else {
+			rec = c.single(fn, call)
+		}
+	}
+	if rec == nil {
+		return
+	}
+	if tx := c.receiverTx(call); tx != nil {
+		rec.Tx = tx
+		rec.Loop = c.x.LoopOf(call.Pos(), tx.body[0], tx.body[1])
+		tx.Calls = append(tx.Calls, rec)
+	}
+	c.res.Calls = append(c.res.Calls, rec)
+}
+
+func (c *collector) fromTable(method string, mt method, call *ast.CallExpr) *Call {
+	rec := &Call{Node: call, Method: method, Command: mt.cmd, MultiKey: true, Script: scriptCommands[mt.cmd], Complete: true}
+	for _, spec := range mt.keys {
+		ks, complete := c.keysOf(call, spec)
+		rec.Keys = append(rec.Keys, ks...)
+		rec.Complete = rec.Complete && complete
+	}
+	return rec
+}
+
+// single handles methods outside the multi-key table: a parameter named key
+// or stream is the command's one key.
+func (c *collector) single(fn *types.Func, call *ast.CallExpr) *Call {
+	sig := fn.Type().(*types.Signature)
+	for i := 0; i < sig.Params().Len() && i < len(call.Args); i++ {
+		p := sig.Params().At(i)
+		if (p.Name() == "key" || p.Name() == "stream") && isString(p.Type()) {
+			a := call.Args[i]
+			return &Call{Node: call, Method: fn.Name(), Command: strings.ToUpper(fn.Name()), Complete: true,
+				Keys: []keyexpr.Elem{{Key: c.x.Key(a), Expr: a}}}
+		}
+	}
+	return nil
+}
+
+func isString(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
+// keysOf resolves one argSpec of a call.
+func (c *collector) keysOf(call *ast.CallExpr, spec argSpec) ([]keyexpr.Elem, bool) {
+	args := call.Args
+	if spec.i >= len(args) {
+		if spec.kind == argVariadic {
+			return nil, true
+		}
+		return nil, false
+	}
+	a := args[spec.i]
+	one := func(e ast.Expr) keyexpr.Elem { return keyexpr.Elem{Key: c.x.Key(e), Expr: e} }
+	switch spec.kind {
+	case argKey:
+		return []keyexpr.Elem{one(a)}, true
+	case argVariadic:
+		if call.Ellipsis.IsValid() {
+			return c.x.List(a)
+		}
+		var out []keyexpr.Elem
+		for _, e := range args[spec.i:] {
+			out = append(out, one(e))
+		}
+		return out, true
+	case argSlice:
+		return c.x.List(a)
+	case argField, argFieldList:
+		lit, ok := c.x.Composite(a)
+		if !ok {
+			return nil, false
+		}
+		v, ok := keyexpr.Field(lit, spec.field)
+		if !ok {
+			return nil, true // not set: no key there
+		}
+		if spec.kind == argField {
+			if tv := c.pass.TypesInfo.Types[v]; tv.Value != nil && tv.Value.Kind() == constant.String && constant.StringVal(tv.Value) == "" {
+				return nil, true
+			}
+			return []keyexpr.Elem{one(v)}, true
+		}
+		return c.x.List(v)
+	case argStreams:
+		var list []keyexpr.Elem
+		complete := true
+		allKeys := false
+		if spec.field == "" {
+			list, complete = c.keysOf(call, variadic(spec.i))
+		} else {
+			lit, ok := c.x.Composite(a)
+			if !ok {
+				return nil, false
+			}
+			v, ok := keyexpr.Field(lit, spec.field)
+			if !ok {
+				return nil, true
+			}
+			list, complete = c.x.List(v)
+			if id, ok := keyexpr.Field(lit, "ID"); ok {
+				tv := c.pass.TypesInfo.Types[id]
+				allKeys = tv.Value == nil || tv.Value.Kind() != constant.String || constant.StringVal(tv.Value) != ""
+			}
+		}
+		for _, el := range list {
+			if el.Loop != nil {
+				return list, false
+			}
+		}
+		if allKeys {
+			return list, complete
+		}
+		if len(list)%2 != 0 {
+			return list, false
+		}
+		return list[:len(list)/2], complete
+	case argMapKeys:
+		return c.x.MapKeys(a)
+	case argPairs:
+		rest := args[spec.i:]
+		if call.Ellipsis.IsValid() {
+			return nil, false
+		}
+		if len(rest) == 1 {
+			t := c.pass.TypesInfo.TypeOf(rest[0])
+			if t == nil {
+				return nil, false
+			}
+			switch t.Underlying().(type) {
+			case *types.Map:
+				return c.x.MapKeys(rest[0])
+			case *types.Slice:
+				list, complete := c.x.List(rest[0])
+				var out []keyexpr.Elem
+				for i := 0; i < len(list); i += 2 {
+					if list[i].Loop != nil {
+						return out, false
+					}
+					out = append(out, list[i])
+				}
+				return out, complete && len(list)%2 == 0
+			}
+			return nil, false
+		}
+		var out []keyexpr.Elem
+		for i := 0; i < len(rest); i += 2 {
+			out = append(out, one(rest[i]))
+		}
+		return out, len(rest)%2 == 0
+	}
+	return nil, false
+}
+
+// fromArgv handles Do and Process: the command line is the arguments, the
+// command and its key positions come from Redis's command table.
+func (c *collector) fromArgv(call *ast.CallExpr, method string, argExprs []ast.Expr, spread bool) *Call {
+	if spread {
+		if len(argExprs) != 1 {
+			return nil
+		}
+		lit, ok := c.x.Composite(argExprs[0])
+		if !ok {
+			return nil
+		}
+		argExprs = lit.Elts
+	}
+	argv := make([]rediscmd.Arg, len(argExprs))
+	for i, e := range argExprs {
+		if tv := c.pass.TypesInfo.Types[e]; tv.Value != nil {
+			switch tv.Value.Kind() {
+			case constant.String:
+				argv[i] = rediscmd.Arg{Text: constant.StringVal(tv.Value), Known: true}
+			case constant.Int:
+				argv[i] = rediscmd.Arg{Text: tv.Value.ExactString(), Known: true}
+			}
+		}
+	}
+	cmd := rediscmd.Resolve(argv)
+	if cmd == nil {
+		return nil
+	}
+	refs, complete := cmd.Keys(argv)
+	rec := &Call{Node: call, Method: method, Command: strings.ReplaceAll(cmd.Name, "|", " "), Complete: complete,
+		Script: scriptCommands[cmd.Name]}
+	rec.MultiKey = !complete || len(refs) > 1 || rec.Script
+	if rec.Script && len(argExprs) > 1 {
+		rec.Source = argExprs[1]
+	}
+	for _, r := range refs {
+		e := argExprs[r.Index]
+		rec.Keys = append(rec.Keys, keyexpr.Elem{Key: c.x.Key(e), Expr: e})
+	}
+	if len(refs) == 0 && !rec.Script && complete {
+		return nil
+	}
+	return rec
+}
