@@ -82,6 +82,25 @@ type sarifResult struct {
 	Level     string          `json:"level"`
 	Message   sarifText       `json:"message"`
 	Locations []sarifLocation `json:"locations"`
+	Fixes     []sarifFix      `json:"fixes,omitempty"`
+}
+
+// sarifFix is one suggested fix: the edits, grouped by file, that apply it.
+type sarifFix struct {
+	Description     sarifText             `json:"description"`
+	ArtifactChanges []sarifArtifactChange `json:"artifactChanges"`
+}
+
+type sarifArtifactChange struct {
+	ArtifactLocation sarifArtifact      `json:"artifactLocation"`
+	Replacements     []sarifReplacement `json:"replacements"`
+}
+
+// sarifReplacement replaces the deleted region (empty for an insertion:
+// its end is its start) by the inserted text.
+type sarifReplacement struct {
+	DeletedRegion   sarifRegion `json:"deletedRegion"`
+	InsertedContent *sarifText  `json:"insertedContent,omitempty"`
 }
 
 type sarifLocation struct {
@@ -106,6 +125,21 @@ type finding struct {
 	file          string
 	line, col     int
 	endLine, end  int
+	fixes         []findingFix
+}
+
+// findingFix is a suggested fix of a Go diagnostic.
+type findingFix struct {
+	message string
+	edits   []findingEdit
+}
+
+// findingEdit replaces the text from line:col to endLine:end (bytes) of a
+// file by text.
+type findingEdit struct {
+	file                    string
+	line, col, endLine, end int
+	text                    string
 }
 
 // goRules is the Go catalogue as SARIF rule metadata.
@@ -171,6 +205,7 @@ func writeSARIF(w io.Writer, ruleList []sarifRule, findings []finding) error {
 			RuleID: f.rule, RuleIndex: i, Level: ruleList[i].DefaultConfiguration.Level,
 			Message:   sarifText{Text: f.message},
 			Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{ArtifactLocation: artifact(wd, f.file), Region: region}}},
+			Fixes:     sarifFixes(wd, columns, f.fixes),
 		})
 	}
 	log := sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{{
@@ -184,6 +219,36 @@ func writeSARIF(w io.Writer, ruleList []sarifRule, findings []finding) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(log)
+}
+
+// sarifFixes turns suggested fixes into SARIF fixes, one artifactChange
+// per file in the order the files first appear.
+func sarifFixes(wd string, columns columnCounter, fixes []findingFix) []sarifFix {
+	var out []sarifFix
+	for _, fx := range fixes {
+		var changes []sarifArtifactChange
+		byFile := map[string]int{}
+		for _, e := range fx.edits {
+			i, ok := byFile[e.file]
+			if !ok {
+				i = len(changes)
+				byFile[e.file] = i
+				changes = append(changes, sarifArtifactChange{ArtifactLocation: artifact(wd, e.file)})
+			}
+			r := sarifReplacement{DeletedRegion: sarifRegion{
+				StartLine: e.line, StartColumn: columns.of(e.file, e.line, e.col),
+				EndLine: e.endLine, EndColumn: columns.of(e.file, e.endLine, e.end),
+			}}
+			if e.text != "" {
+				r.InsertedContent = &sarifText{Text: e.text}
+			}
+			changes[i].Replacements = append(changes[i].Replacements, r)
+		}
+		if len(changes) > 0 {
+			out = append(out, sarifFix{Description: sarifText{Text: fx.message}, ArtifactChanges: changes})
+		}
+	}
+	return out
 }
 
 func artifact(wd, file string) sarifArtifact {
@@ -282,7 +347,7 @@ func runAnalyzerSARIF(args []string, stdout, stderr io.Writer) int {
 			status = 1
 		}
 		for _, d := range act.Diagnostics {
-			f := goFinding(act.Package.Fset.Position(d.Pos), act.Package.Fset.Position(d.End), d)
+			f := goFinding(act.Package.Fset, d)
 			// A package and its test variant share files: report once.
 			key := fmt.Sprintf("%s:%d:%d:%s:%s", f.file, f.line, f.col, f.rule, f.message)
 			if !seen[key] {
@@ -309,10 +374,28 @@ func runAnalyzerSARIF(args []string, stdout, stderr io.Writer) int {
 	return status
 }
 
-func goFinding(start, end token.Position, d analysis.Diagnostic) finding {
+func goFinding(fset *token.FileSet, d analysis.Diagnostic) finding {
+	start, end := fset.Position(d.Pos), fset.Position(d.End)
 	f := finding{rule: d.Category, message: d.Message, file: start.Filename, line: start.Line, col: start.Column}
 	if end.IsValid() && end.Filename == start.Filename {
 		f.endLine, f.end = end.Line, end.Column
+	}
+	for _, sf := range d.SuggestedFixes {
+		fx := findingFix{message: sf.Message}
+		for _, e := range sf.TextEdits {
+			from, to := fset.Position(e.Pos), fset.Position(e.End)
+			if !e.End.IsValid() {
+				to = from // an insertion
+			}
+			if !from.IsValid() || to.Filename != from.Filename {
+				fx.edits = nil // not an edit SARIF can carry: drop the fix
+				break
+			}
+			fx.edits = append(fx.edits, findingEdit{file: from.Filename, line: from.Line, col: from.Column, endLine: to.Line, end: to.Column, text: string(e.NewText)})
+		}
+		if len(fx.edits) > 0 {
+			f.fixes = append(f.fixes, fx)
+		}
 	}
 	return f
 }

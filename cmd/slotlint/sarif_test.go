@@ -193,3 +193,65 @@ func sorted(s []string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// TestSARIFFixes: a diagnostic's suggested fix is a SARIF fix whose
+// replacements, applied by columns in characters, give the text -fix
+// writes; the fix validates against the schema.
+func TestSARIFFixes(t *testing.T) {
+	bin := sharedBinary(t)
+	schema := sarifValidator(t)
+	// "é" is two bytes: columns after it differ in bytes and characters.
+	src := `package fixme
+
+import (
+	"context"
+
+	"github.com/redis/go-redis/v9"
+)
+
+func Load(ctx context.Context, rdb *redis.Client, id string) {
+	rdb.MGet(ctx, "café:"+id+":name", "café:"+id+":email")
+}
+`
+	dir := copyModule(t, map[string]string{"fixme.go": src})
+	code, stdout, stderr := runIn(t, dir, bin, "-sarif", ".")
+	if code != 0 {
+		t.Fatalf("slotlint -sarif: exit %d\n%s", code, stderr)
+	}
+	log := validSARIF(t, schema, stdout)
+	results := log.Runs[0].Results
+	if len(results) != 1 || results[0].RuleID != "SL1002" || len(results[0].Fixes) != 1 {
+		t.Fatalf("want one SL1002 result with one fix, got %+v", results)
+	}
+	fix := results[0].Fixes[0]
+	if fix.Description.Text != "wrap id in {} so the keys share a hash tag" {
+		t.Errorf("fix description %q", fix.Description.Text)
+	}
+	if len(fix.ArtifactChanges) != 1 || fix.ArtifactChanges[0].ArtifactLocation.URI != "fixme.go" {
+		t.Fatalf("artifact changes %+v, want one for fixme.go", fix.ArtifactChanges)
+	}
+	reps := fix.ArtifactChanges[0].Replacements
+	// The first inserts "{" before the quote that ends "café: (line 10,
+	// character 22, byte 23), an empty region.
+	want := sarifReplacement{DeletedRegion: sarifRegion{StartLine: 10, StartColumn: 22, EndLine: 10, EndColumn: 22}, InsertedContent: &sarifText{Text: "{"}}
+	if len(reps) != 4 || reps[0].DeletedRegion != want.DeletedRegion || reps[0].InsertedContent == nil || *reps[0].InsertedContent != *want.InsertedContent {
+		t.Fatalf("replacements %+v, want 4, the first %+v", reps, want)
+	}
+	// Applied from the last to the first, the replacements give the fix.
+	lines := strings.Split(src, "\n")
+	for i := len(reps) - 1; i >= 0; i-- {
+		r := reps[i]
+		if r.DeletedRegion.StartLine != 10 || r.DeletedRegion.EndLine != 10 {
+			t.Fatalf("replacement %+v is not on line 10", r)
+		}
+		line := []rune(lines[9])
+		text := ""
+		if r.InsertedContent != nil {
+			text = r.InsertedContent.Text
+		}
+		lines[9] = string(line[:r.DeletedRegion.StartColumn-1]) + text + string(line[r.DeletedRegion.EndColumn-1:])
+	}
+	if got, fixed := lines[9], "\trdb.MGet(ctx, \"café:{\"+id+\"}:name\", \"café:{\"+id+\"}:email\")"; got != fixed {
+		t.Errorf("the SARIF fix gives\n%s\nwant\n%s", got, fixed)
+	}
+}
