@@ -17,7 +17,11 @@ type frontEnd struct {
 	// roots are the client's import paths. A package that depends on none
 	// of them is skipped without reading its code, and a package inside
 	// one of them (the client itself) is not checked.
-	roots   []string
+	roots []string
+	// own, when set, says which packages below roots are the client itself;
+	// the others (a lock or cache package shipped with the client) use it
+	// and are checked.
+	own     func(path string) bool
 	collect func(pass *analysis.Pass, x *keyexpr.Extractor, res *Result)
 }
 
@@ -29,7 +33,7 @@ func run(pass *analysis.Pass) (any, error) {
 	x := pass.ResultOf[keyexpr.Analyzer].(*keyexpr.Extractor)
 	res := &Result{Keys: x}
 	for _, fe := range frontEnds {
-		if insideAny(pass.Pkg.Path(), fe.roots) {
+		if fe.isClient(pass.Pkg.Path()) {
 			return res, nil
 		}
 	}
@@ -83,6 +87,25 @@ func usedRoots(pkg *types.Package) map[string]bool {
 	}
 	walk(pkg)
 	return used
+}
+
+// isClient reports whether path is a package of the client itself.
+func (fe frontEnd) isClient(path string) bool {
+	if fe.own != nil {
+		return fe.own(path)
+	}
+	return insideAny(path, fe.roots)
+}
+
+// ImportsClient reports whether pkg imports a client package of any front
+// end directly.
+func ImportsClient(pkg *types.Package) bool {
+	for _, p := range pkg.Imports() {
+		if roots[p.Path()] {
+			return true
+		}
+	}
+	return false
 }
 
 // insideAny reports whether path is one of roots or a package below one.
