@@ -19,6 +19,12 @@ type Options struct {
 
 	// MaxBackoff caps the retry delay of Obtain (default 32ms).
 	MaxBackoff time.Duration
+
+	// HandoffWindow bounds how long a release that found callers queued
+	// keeps the lock reserved for the one it wakes (default 100ms): the
+	// lock is theirs if they claim it within the window, and free for
+	// anyone after it, so a waiter that died holds it up no longer.
+	HandoffWindow time.Duration
 }
 
 // Client runs the package's operations over a go-redis client:
@@ -31,6 +37,7 @@ type Client struct {
 	hooks      Hooks
 	minBackoff time.Duration
 	maxBackoff time.Duration
+	handoffMS  int64
 
 	mu    sync.Mutex
 	gates map[string]*gate
@@ -43,6 +50,7 @@ func New(rdb redis.Scripter, opts *Options) *Client {
 		hooks:      NopHooks{},
 		minBackoff: time.Millisecond,
 		maxBackoff: 32 * time.Millisecond,
+		handoffMS:  100,
 		gates:      map[string]*gate{},
 	}
 	if opts != nil {
@@ -55,6 +63,9 @@ func New(rdb redis.Scripter, opts *Options) *Client {
 		if opts.MaxBackoff > 0 {
 			c.maxBackoff = opts.MaxBackoff
 		}
+		if opts.HandoffWindow >= time.Millisecond {
+			c.handoffMS = opts.HandoffWindow.Milliseconds()
+		}
 		if c.maxBackoff < c.minBackoff {
 			c.maxBackoff = c.minBackoff
 		}
@@ -63,12 +74,14 @@ func New(rdb redis.Scripter, opts *Options) *Client {
 }
 
 // gate lets one goroutine per key and Client poll Redis for a lock while the
-// others wait in process; a release by this Client wakes the poller at once.
+// others wait in process; a release by this Client wakes the poller at once,
+// handing it the ticket of the reservation it made for it, if any.
 type gate struct {
-	refs int           // guarded by Client.mu
-	held int           // this Client's unreleased locks on the key; guarded by Client.mu
-	turn chan struct{} // capacity 1: holding the token means polling
-	wake chan struct{} // capacity 1: a local release happened
+	refs     int           // guarded by Client.mu
+	held     int           // this Client's unreleased locks on the key; guarded by Client.mu
+	sleeping bool          // the poller waits for a release by this Client; guarded by Client.mu
+	turn     chan struct{} // capacity 1: holding the token means polling
+	wake     chan int64    // capacity 1: a local release happened, with its ticket or 0
 }
 
 func (c *Client) acquireGate(key string) *gate {
@@ -76,7 +89,7 @@ func (c *Client) acquireGate(key string) *gate {
 	defer c.mu.Unlock()
 	g := c.gates[key]
 	if g == nil {
-		g = &gate{turn: make(chan struct{}, 1), wake: make(chan struct{}, 1)}
+		g = &gate{turn: make(chan struct{}, 1), wake: make(chan int64, 1)}
 		c.gates[key] = g
 	}
 	g.refs++
@@ -92,15 +105,53 @@ func (c *Client) releaseGate(key string, g *gate) {
 	}
 }
 
-// notifyReleased wakes this Client's poller for key, if any.
-func (c *Client) notifyReleased(key string) {
+// localPoller returns the gate of key when this Client's poller for it waits
+// for a release by this Client: the release then hands its ticket over in
+// process.
+func (c *Client) localPoller(key string) *gate {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if g := c.gates[key]; g != nil && g.sleeping {
+		return g
+	}
+	return nil
+}
+
+// notifyReleased wakes this Client's poller for key, if any, with ticket (0
+// when the lock was freed rather than reserved). A newer ticket replaces an
+// older one.
+func (c *Client) notifyReleased(key string, ticket int64) {
 	c.mu.Lock()
 	g := c.gates[key]
 	c.mu.Unlock()
 	if g != nil {
+		g.notify(ticket)
+	}
+}
+
+func (g *gate) notify(ticket int64) {
+	for {
 		select {
-		case g.wake <- struct{}{}:
+		case g.wake <- ticket:
+			return
 		default:
 		}
+		select {
+		case old := <-g.wake:
+			if old > ticket {
+				ticket = old
+			}
+		default:
+		}
+	}
+}
+
+// pending returns a ticket handed over in process and not used yet, or 0.
+func (g *gate) pending() int64 {
+	select {
+	case t := <-g.wake:
+		return t
+	default:
+		return 0
 	}
 }

@@ -30,9 +30,10 @@ type ObtainOptions struct {
 // for concurrent use.
 //
 // In Redis the lock is a hash at Key() with the owner's token, the reentry
-// count and the fencing token, expiring after the TTL; next to it a counter
-// at Key()+":fence" issues fencing tokens, and a short-lived list at
-// Key()+":wake" wakes one waiter at each release. All share the lock key's
+// count, the fencing token and the number of callers queued for it, expiring
+// after the TTL; next to it a counter at Key()+":fence" issues fencing
+// tokens, and a short-lived list at Key()+":wake" hands a ticket to the
+// longest-blocked waiter at each contended release. All share the lock key's
 // hash tag, so the lock key must have one (build it with Key); the counter is
 // the only key a lock leaves behind, one per lock key, however often it is
 // taken.
@@ -41,6 +42,7 @@ type Lock struct {
 	key      string
 	fenceKey string
 	wakeKey  string
+	keys     []string // key, fenceKey, wakeKey: the keys of release.lua
 	token    string
 	fence    int64
 	count    int64
@@ -122,8 +124,9 @@ type obtainRequest struct {
 	reentry  bool // the caller supplied the token: it may hold the lock already
 	noWait   bool
 	script   *Script
+	lockKeys []string // key, fenceKey, wakeKey: the keys of release.lua
 	keys     []string
-	args     []any // the last one is the "has waited" flag, set per attempt
+	args     []any // the last two are the queue place and the ticket, set per attempt
 }
 
 // Obtain takes the lock at key for ttl, waiting while another owner holds
@@ -144,8 +147,8 @@ func (c *Client) Obtain(ctx context.Context, key string, ttl time.Duration, opts
 		return nil, err
 	}
 	req.script = obtainScript
-	req.keys = []string{req.key, req.fenceKey}
-	req.args = []any{req.token, req.ttlMS, "0"}
+	req.keys = req.lockKeys[:2]
+	req.args = []any{req.token, req.ttlMS, "-", "0"}
 	return c.obtain(ctx, req)
 }
 
@@ -158,7 +161,8 @@ func (c *Client) newObtainRequest(key string, ttl time.Duration, opts *ObtainOpt
 	if err != nil {
 		return nil, err
 	}
-	req := &obtainRequest{key: key, fenceKey: fenceKey, wakeKey: wakeKey, ttl: ttl, ttlMS: ms}
+	req := &obtainRequest{key: key, fenceKey: fenceKey, wakeKey: wakeKey, ttl: ttl, ttlMS: ms,
+		lockKeys: []string{key, fenceKey, wakeKey}}
 	if opts != nil {
 		req.token = opts.Token
 		req.reentry = opts.Token != ""
@@ -188,14 +192,14 @@ func (c *Client) obtain(ctx context.Context, req *obtainRequest) (*Lock, error) 
 		// An owner re-entering must not queue behind a poller of this
 		// Client that waits for the very lock the owner holds.
 		attempts++
-		l, holderTTL, err := c.attempt(ctx, req, false)
+		l, r, err := c.attempt(ctx, req, "-", 0)
 		if l != nil {
 			c.markHeld(l)
 		}
 		if l != nil || err != nil {
 			return done(l, err)
 		}
-		c.hooks.Contended(req.key, holderTTL)
+		c.hooks.Contended(req.key, r.holderTTL)
 		if req.noWait {
 			return done(nil, fmt.Errorf("%w: %q is held by another owner", ErrNotObtained, req.key))
 		}
@@ -207,9 +211,20 @@ func (c *Client) obtain(ctx context.Context, req *obtainRequest) (*Lock, error) 
 	}
 	defer func() { <-g.turn }()
 
+	// queued is this caller's place in the lock's queue of waiters: "-"
+	// when it does not wait through Redis (NoWait, or a client that cannot
+	// block), "0" until an attempt counts it, then the queue's gen.
+	queued := "0"
+	if _, ok := c.rdb.(blocker); req.noWait || !ok {
+		queued = "-"
+	}
+	var ticket int64
 	for {
+		if ticket == 0 {
+			ticket = g.pending()
+		}
 		attempts++
-		l, holderTTL, err := c.attempt(ctx, req, attempts > 1)
+		l, r, err := c.attempt(ctx, req, queued, ticket)
 		if l != nil {
 			c.markHeld(l)
 		}
@@ -219,11 +234,14 @@ func (c *Client) obtain(ctx context.Context, req *obtainRequest) (*Lock, error) 
 			}
 			return done(l, err)
 		}
-		c.hooks.Contended(req.key, holderTTL)
+		c.hooks.Contended(req.key, r.holderTTL)
 		if req.noWait {
 			return done(nil, fmt.Errorf("%w: %q is held by another owner", ErrNotObtained, req.key))
 		}
-		if err := c.wait(ctx, g, req.wakeKey, attempts, holderTTL); err != nil {
+		if queued != "-" && r.gen > 0 {
+			queued = strconv.FormatInt(r.gen, 10)
+		}
+		if ticket, err = c.wait(ctx, g, req.wakeKey, attempts, r); err != nil {
 			return done(nil, fmt.Errorf("%w: %q: %w", ErrNotObtained, req.key, err))
 		}
 	}
@@ -235,56 +253,96 @@ type blocker interface {
 }
 
 // wakeBackoffFactor stretches the backoff bound while waiting on the
-// wake-up list: releases wake a waiter at once, so the timeout only matters
-// when a holder dies or a wake-up goes to a waiter that then loses the race,
-// and short timeouts would only add load.
+// wake-up list: a release that finds callers queued hands the lock to one of
+// them, so the timeout only matters when a holder dies or a hand-off goes to
+// a waiter that died, and short timeouts would only add load.
 const wakeBackoffFactor = 16
 
-// wait returns after a backoff delay, or earlier when a release signals the
-// lock free: through Redis (BLPOP on the lock's wake-up list, which a release
-// by any process pushes to, waking the longest-waiting client first) or, on a
-// client that cannot block, through this Client's own releases.
-func (c *Client) wait(ctx context.Context, g *gate, wakeKey string, attempt int, holderTTL time.Duration) error {
+// wait returns after a backoff delay, or earlier when a release hands the
+// lock on or frees it: through Redis (BLPOP on the lock's wake-up list, to
+// which a release by any process pushes a ticket for the longest-blocked
+// waiter) or through a release by this Client, which hands its ticket over
+// in process. It returns the ticket, or 0 when it has none.
+func (c *Client) wait(ctx context.Context, g *gate, wakeKey string, attempt int, r obtainReply) (int64, error) {
+	if t := g.pending(); t != 0 {
+		return t, nil
+	}
 	c.mu.Lock()
 	heldHere := g.held > 0
+	g.sleeping = heldHere
 	c.mu.Unlock()
 	if heldHere {
-		// The holder is in this process: its Release wakes the poller
-		// directly, one round trip sooner than through Redis.
-		return c.sleep(ctx, g, c.backoff(attempt, holderTTL, c.maxBackoff*wakeBackoffFactor))
+		// The holder is in this process: its Release hands over directly,
+		// one round trip sooner than through Redis.
+		t, err := c.sleep(ctx, g, c.backoff(attempt, r.holderTTL, c.maxBackoff*wakeBackoffFactor))
+		c.mu.Lock()
+		g.sleeping = false
+		c.mu.Unlock()
+		if t == 0 {
+			t = g.pending() // handed over just as the sleep ended
+		}
+		return t, err
 	}
 	if b, ok := c.rdb.(blocker); ok {
-		d := c.backoff(attempt, holderTTL, c.maxBackoff*wakeBackoffFactor)
+		d := c.blockFor(r)
 		// BLPOP takes seconds with millisecond precision; round up so a
 		// short delay does not become 0, which would block forever.
 		ms := max(d.Milliseconds(), 1)
-		err := b.Do(ctx, "BLPOP", wakeKey, strconv.FormatFloat(float64(ms)/1000, 'f', 3, 64)).Err()
+		v, err := b.Do(ctx, "BLPOP", wakeKey, strconv.FormatFloat(float64(ms)/1000, 'f', 3, 64)).Slice()
 		switch {
-		case err == nil || err == redis.Nil:
-			return nil
+		case err == nil:
+			var t int64
+			if len(v) == 2 {
+				if s, ok := v[1].(string); ok {
+					t, _ = strconv.ParseInt(s, 10, 64)
+				}
+			}
+			return t, nil
+		case err == redis.Nil:
+			return g.pending(), nil
 		case ctx.Err() != nil:
-			return ctx.Err()
+			return 0, ctx.Err()
 		case redis.HasErrorPrefix(err, "WRONGTYPE"):
-			return fmt.Errorf("%w: wake-up key %q", ErrWrongType, wakeKey)
+			return 0, fmt.Errorf("%w: wake-up key %q", ErrWrongType, wakeKey)
 		default:
 			// The wait is an optimisation: on a failure fall back to
 			// sleeping, and let the next attempt report a real problem.
 		}
 	}
-	return c.sleep(ctx, g, c.backoff(attempt, holderTTL, c.maxBackoff))
+	return c.sleep(ctx, g, c.backoff(attempt, r.holderTTL, c.maxBackoff))
 }
 
-// sleep waits for d, a release by this Client, or the end of ctx.
-func (c *Client) sleep(ctx context.Context, g *gate, d time.Duration) error {
+// blockFor returns how long to block on the wake-up list. While another
+// waiter's reservation lasts, until it ends: if that waiter died, the lock
+// is free then. Otherwise until the holder's lease ends, at most
+// MaxBackoff·wakeBackoffFactor: the release hands the lock over before,
+// unless the holder died or the queue count was lost with an expired lock.
+// The delay is drawn from its upper half so that waiters that lost their
+// wake-up do not all retry at once, while those queued early keep their
+// place in Redis's queue of blocked clients.
+func (c *Client) blockFor(r obtainReply) time.Duration {
+	if r.reserved && r.holderTTL >= 0 {
+		return r.holderTTL + time.Millisecond
+	}
+	bound := c.maxBackoff * wakeBackoffFactor
+	if r.holderTTL >= 0 && r.holderTTL+time.Millisecond < bound {
+		bound = r.holderTTL + time.Millisecond
+	}
+	return bound/2 + mrand.N(bound/2+1)
+}
+
+// sleep waits for d, a release by this Client, or the end of ctx. It returns
+// the ticket the release handed over, if any.
+func (c *Client) sleep(ctx context.Context, g *gate, d time.Duration) (int64, error) {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-t.C:
-		return nil
-	case <-g.wake:
-		return nil
+		return 0, nil
+	case ticket := <-g.wake:
+		return ticket, nil
 	case <-ctx.Done():
-		return ctx.Err()
+		return 0, ctx.Err()
 	}
 }
 
@@ -311,35 +369,36 @@ func (c *Client) backoff(attempt int, holderTTL, maxDelay time.Duration) time.Du
 	return mrand.N(bound) + 1
 }
 
-// attempt makes one script call; it returns the lock, or the holder's
-// remaining TTL when another owner holds it.
-func (c *Client) attempt(ctx context.Context, req *obtainRequest, waited bool) (*Lock, time.Duration, error) {
-	if waited {
-		req.args[len(req.args)-1] = "1"
-	}
+// attempt makes one script call with the caller's place in the queue and
+// the ticket it was woken with (0: none); it returns the lock, or the reply
+// that says who holds it.
+func (c *Client) attempt(ctx context.Context, req *obtainRequest, queued string, ticket int64) (*Lock, obtainReply, error) {
+	req.args[len(req.args)-2] = queued
+	req.args[len(req.args)-1] = ticket
 	start := time.Now()
 	reply, err := c.run(ctx, req.script, req.keys, req.args...)
 	if err != nil {
-		return nil, 0, fmt.Errorf("obtaining %q: %w", req.key, err)
+		return nil, obtainReply{}, fmt.Errorf("obtaining %q: %w", req.key, err)
 	}
 	r, err := parseObtainReply(reply)
 	if err != nil {
-		return nil, 0, fmt.Errorf("obtaining %q: %w", req.key, err)
+		return nil, obtainReply{}, fmt.Errorf("obtaining %q: %w", req.key, err)
 	}
 	if !r.acquired {
-		return nil, r.holderTTL, nil
+		return nil, r, nil
 	}
 	return &Lock{
 		c:          c,
 		key:        req.key,
 		fenceKey:   req.fenceKey,
 		wakeKey:    req.wakeKey,
+		keys:       req.lockKeys,
 		token:      req.token,
 		fence:      r.fence,
 		count:      r.count,
 		ttl:        req.ttl,
 		validUntil: leaseEnd(start, req.ttl),
-	}, 0, nil
+	}, obtainReply{}, nil
 }
 
 // Refresh resets the lock's TTL to ttl. It fails with ErrLockLost, changing
@@ -414,11 +473,22 @@ func (l *Lock) Release(ctx context.Context) error {
 	if stop != nil {
 		stop()
 	}
-	reply, err := l.c.run(ctx, releaseScript, []string{l.key, l.wakeKey}, l.token)
+	// A poller of this Client that waits for this release gets the ticket
+	// in process, one round trip sooner than through the wake-up list.
+	local := l.c.localPoller(l.key) != nil
+	handOver := "0"
+	if local {
+		handOver = "1"
+	}
+	keys := l.keys
+	if keys == nil {
+		keys = []string{l.key, l.fenceKey, l.wakeKey}
+	}
+	reply, err := l.c.run(ctx, releaseScript, keys, l.token, l.c.handoffMS, handOver)
 	if err != nil {
 		return fmt.Errorf("releasing %q: %w", l.key, err)
 	}
-	n, err := parseInt(reply)
+	n, ticket, err := parseReleaseReply(reply)
 	if err != nil {
 		return fmt.Errorf("releasing %q: %w", l.key, err)
 	}
@@ -432,7 +502,10 @@ func (l *Lock) Release(ctx context.Context) error {
 		l.c.releaseGate(l.key, l.gate)
 	}
 	if n <= 0 {
-		l.c.notifyReleased(l.key)
+		if !local {
+			ticket = 0 // the ticket went to the wake-up list
+		}
+		l.c.notifyReleased(l.key, ticket)
 	}
 	if n < 0 {
 		return fmt.Errorf("%w: %q expired or has another owner", ErrLockLost, l.key)

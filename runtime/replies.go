@@ -39,25 +39,44 @@ type obtainReply struct {
 	fence     int64
 	count     int64
 	holderTTL time.Duration
+	gen       int64 // the queue the caller is counted in, 0 when not queued
+	reserved  bool  // the lock is reserved for another waiter's ticket
 }
 
-// parseObtainReply reads {1, fence, count} or {0, pttl}.
+// parseObtainReply reads {1, fence, count} or {0, pttl, gen, reserved}.
 func parseObtainReply(reply any) (obtainReply, error) {
-	v, err := parseInts(reply, 2, 3)
+	v, err := parseInts(reply, 3, 4)
 	if err != nil {
 		return obtainReply{}, err
 	}
 	switch {
 	case v[0] == 1 && len(v) == 3 && v[1] > 0 && v[2] > 0:
 		return obtainReply{acquired: true, fence: v[1], count: v[2]}, nil
-	case v[0] == 0 && len(v) == 2:
+	case v[0] == 0 && len(v) == 4 && v[2] >= 0 && (v[3] == 0 || v[3] == 1):
 		ttl := time.Duration(-1)
 		if v[1] >= 0 && v[1] < int64(maxDuration/time.Millisecond) {
 			ttl = time.Duration(v[1]) * time.Millisecond
 		}
-		return obtainReply{holderTTL: ttl}, nil
+		return obtainReply{holderTTL: ttl, gen: v[2], reserved: v[3] == 1}, nil
 	}
 	return obtainReply{}, fmt.Errorf("runtime: unexpected lock reply %v", v)
+}
+
+// parseReleaseReply reads {count}, {0}, {0, ticket} or {-1}: the entries
+// still held (-1 when the token did not hold the lock) and the ticket of
+// the reservation the release made, or 0.
+func parseReleaseReply(reply any) (left, ticket int64, err error) {
+	v, err := parseInts(reply, 1, 2)
+	if err != nil {
+		return 0, 0, err
+	}
+	switch {
+	case len(v) == 1 && v[0] >= -1:
+		return v[0], 0, nil
+	case len(v) == 2 && v[0] == 0 && v[1] > 0:
+		return 0, v[1], nil
+	}
+	return 0, 0, fmt.Errorf("runtime: unexpected release reply %v", v)
 }
 
 const maxDuration = time.Duration(1<<63 - 1)

@@ -13,8 +13,11 @@ func TestParseObtainReply(t *testing.T) {
 		ok    bool
 	}{
 		{[]any{int64(1), int64(7), int64(2)}, obtainReply{acquired: true, fence: 7, count: 2}, true},
-		{[]any{int64(0), int64(1500)}, obtainReply{holderTTL: 1500 * time.Millisecond}, true},
-		{[]any{int64(0), int64(-1)}, obtainReply{holderTTL: -1}, true},
+		{[]any{int64(0), int64(1500), int64(3), int64(0)}, obtainReply{holderTTL: 1500 * time.Millisecond, gen: 3}, true},
+		{[]any{int64(0), int64(40), int64(0), int64(1)}, obtainReply{holderTTL: 40 * time.Millisecond, reserved: true}, true},
+		{[]any{int64(0), int64(40), int64(0), int64(2)}, obtainReply{}, false},
+		{[]any{int64(0), int64(1500)}, obtainReply{}, false},
+		{[]any{int64(0), int64(-1), int64(0), int64(0)}, obtainReply{holderTTL: -1}, true},
 		{[]any{int64(1), int64(0), int64(1)}, obtainReply{}, false},
 		{[]any{int64(1), int64(3)}, obtainReply{}, false},
 		{[]any{"1", int64(3), int64(1)}, obtainReply{}, false},

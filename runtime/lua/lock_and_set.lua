@@ -1,5 +1,5 @@
--- lock_and_set: take or re-enter a lock and write one field of the state it
--- guards, atomically.
+-- lock_and_set: take or re-enter a lock, or claim the hand-off reserved for
+-- the caller, and write one field of the state it guards, atomically.
 --
 -- KEYS[1]  the lock hash (as in obtain.lua)
 -- KEYS[2]  the lock's fencing counter
@@ -10,16 +10,18 @@
 -- ARGV[3]  state field
 -- ARGV[4]  state value
 -- ARGV[5]  state TTL in milliseconds
--- ARGV[6]  '1' when the caller has waited for the lock (see obtain.lua)
+-- ARGV[6]  the caller's place in the queue (see obtain.lua)
+-- ARGV[7]  the ticket the caller was woken with, '0' when none
 --
 -- Reply: {1, fence, count} when the caller holds the lock and the field was
---        written, {0, pttl} when another owner holds the lock (nothing is
+--        written, {0, pttl, gen, reserved} when another owner holds the
+--        lock or it is reserved for another ticket (the state is not
 --        written).
 local lock = KEYS[1]
-local fence = KEYS[2]
 local state = KEYS[3]
 local token = ARGV[1]
 local ttl = ARGV[2]
+local queued = ARGV[6]
 
 local lockType = redis.call('TYPE', lock)['ok']
 if lockType ~= 'none' and lockType ~= 'hash' then
@@ -30,34 +32,46 @@ if stateType ~= 'none' and stateType ~= 'hash' then
   return redis.error_reply('WRONGTYPE state key holds a ' .. stateType)
 end
 
-local n
-local count
+local fence
+local count = 1
 if lockType == 'hash' then
-  local owner = redis.call('HGET', lock, 'owner')
-  if not owner then
+  local f = redis.call('HMGET', lock, 'owner', 'ticket', 'fence', 'gen', 'waiters')
+  local owner, ticket, gen = f[1], f[2], f[4]
+  fence = tonumber(f[3])
+  if not fence or (not owner and not ticket) then
     return redis.error_reply('WRONGTYPE lock key holds a hash that is not a lock')
   end
-  if owner ~= token then
-    -- Flag the contention so that the release wakes a waiter.
-    redis.call('HSET', lock, 'waiting', '1')
-    return {0, redis.call('PTTL', lock)}
+  if owner ~= token and (owner or ticket ~= ARGV[7]) then
+    if queued ~= '-' then
+      if not gen then
+        gen = tostring(fence)
+        redis.call('HSET', lock, 'gen', gen)
+      end
+      if queued ~= gen then
+        redis.call('HINCRBY', lock, 'waiters', 1)
+      end
+    end
+    return {0, redis.call('PTTL', lock), tonumber(gen) or 0, owner and 0 or 1}
   end
-  n = tonumber(redis.call('HGET', lock, 'fence'))
-  count = redis.call('HINCRBY', lock, 'count', 1)
+  if gen == queued and tonumber(f[5] or 0) > 0 then
+    redis.call('HINCRBY', lock, 'waiters', -1)
+  end
+  if owner then
+    count = redis.call('HINCRBY', lock, 'count', 1)
+  else
+    redis.call('HDEL', lock, 'ticket')
+    redis.call('HSET', lock, 'owner', token, 'count', 1)
+  end
 else
   -- INCR is the first write: when the counter is not an integer it
   -- fails and nothing has been written.
-  n = redis.pcall('INCR', fence)
-  if type(n) ~= 'number' then
+  fence = redis.pcall('INCR', KEYS[2])
+  if type(fence) ~= 'number' then
     return redis.error_reply('WRONGTYPE fencing key does not hold a counter')
   end
-  count = 1
-  redis.call('HSET', lock, 'owner', token, 'count', 1, 'fence', n)
-  if ARGV[6] == '1' then
-    redis.call('HSET', lock, 'waiting', '1')
-  end
+  redis.call('HSET', lock, 'owner', token, 'count', 1, 'fence', fence)
 end
 redis.call('PEXPIRE', lock, ttl)
-redis.call('HSET', state, ARGV[3], ARGV[4], '__fence', n)
+redis.call('HSET', state, ARGV[3], ARGV[4], '__fence', fence)
 redis.call('PEXPIRE', state, ARGV[5])
-return {1, n, count}
+return {1, fence, count}

@@ -1,52 +1,75 @@
--- obtain: take a free lock, or re-enter it with the owner's token.
+-- obtain: take a free lock, re-enter it with the owner's token, or claim
+-- the hand-off a release reserved for the caller.
 --
 -- KEYS[1]  the lock: a hash {owner = token, count = reentries, fence = n,
---          waiting = 1 once an attempt found it held}
+--          waiters = callers queued for it, gen = id of the queue};
+--          between a contended release and the claim of the next owner
+--          it is a reservation {ticket = n, fence = n, waiters, gen} that
+--          expires after the hand-off window
 -- KEYS[2]  the lock's fencing counter (a string holding an integer); it
 --          outlives every holder, so fencing tokens only ever grow
 -- ARGV[1]  owner token
 -- ARGV[2]  TTL in milliseconds
--- ARGV[3]  '1' when the caller has waited for the lock: others may still
---          wait, so the new hash is flagged for its release to wake one
+-- ARGV[3]  '-' when the caller will not wait; '0' when it will and is not
+--          queued yet; else the gen it is queued on (counted in waiters)
+-- ARGV[4]  the ticket the caller was woken with, '0' when none
 --
 -- Reply: {1, fence, count} when the caller holds the lock,
---        {0, pttl} when another owner holds it (pttl: its remaining TTL).
+--        {0, pttl, gen, reserved} when another owner holds it or it is
+--        reserved for another ticket (reserved = 1): pttl is the time left.
 -- Types are checked before any write (the fencing counter by its INCR, the
 -- first write), so a key of another type is reported and left untouched.
 local lock = KEYS[1]
-local fence = KEYS[2]
 local token = ARGV[1]
 local ttl = ARGV[2]
+local queued = ARGV[3]
 
 local lockType = redis.call('TYPE', lock)['ok']
-if lockType ~= 'none' and lockType ~= 'hash' then
+if lockType == 'none' then
+  -- INCR is the first write: when the counter is not an integer it fails
+  -- and nothing has been written.
+  local n = redis.pcall('INCR', KEYS[2])
+  if type(n) ~= 'number' then
+    return redis.error_reply('WRONGTYPE fencing key does not hold a counter')
+  end
+  redis.call('HSET', lock, 'owner', token, 'count', 1, 'fence', n)
+  redis.call('PEXPIRE', lock, ttl)
+  return {1, n, 1}
+end
+if lockType ~= 'hash' then
   return redis.error_reply('WRONGTYPE lock key holds a ' .. lockType)
 end
 
-if lockType == 'hash' then
-  local owner = redis.call('HGET', lock, 'owner')
-  if not owner then
-    return redis.error_reply('WRONGTYPE lock key holds a hash that is not a lock')
+local f = redis.call('HMGET', lock, 'owner', 'ticket', 'fence', 'gen', 'waiters')
+local owner, ticket, gen = f[1], f[2], f[4]
+local fence = tonumber(f[3])
+if not fence or (not owner and not ticket) then
+  return redis.error_reply('WRONGTYPE lock key holds a hash that is not a lock')
+end
+if owner == token or (not owner and ticket == ARGV[4]) then
+  -- A waiter that gets the lock leaves the queue.
+  if gen == queued and tonumber(f[5] or 0) > 0 then
+    redis.call('HINCRBY', lock, 'waiters', -1)
   end
-  if owner ~= token then
-    -- Flag the contention so that the release wakes a waiter.
-    redis.call('HSET', lock, 'waiting', '1')
-    return {0, redis.call('PTTL', lock)}
+  local count = 1
+  if owner then
+    count = redis.call('HINCRBY', lock, 'count', 1)
+  else
+    redis.call('HDEL', lock, 'ticket')
+    redis.call('HSET', lock, 'owner', token, 'count', 1)
   end
-  local count = redis.call('HINCRBY', lock, 'count', 1)
   redis.call('PEXPIRE', lock, ttl)
-  return {1, tonumber(redis.call('HGET', lock, 'fence')), count}
+  return {1, fence, count}
 end
-
--- INCR is the first write: when the counter is not an integer it fails
--- and nothing has been written.
-local n = redis.pcall('INCR', fence)
-if type(n) ~= 'number' then
-  return redis.error_reply('WRONGTYPE fencing key does not hold a counter')
+-- Held, or reserved for another waiter: queue a caller that will wait,
+-- once per gen, so that the release hands the lock on instead of freeing it.
+if queued ~= '-' then
+  if not gen then
+    gen = tostring(fence)
+    redis.call('HSET', lock, 'gen', gen)
+  end
+  if queued ~= gen then
+    redis.call('HINCRBY', lock, 'waiters', 1)
+  end
 end
-redis.call('HSET', lock, 'owner', token, 'count', 1, 'fence', n)
-if ARGV[3] == '1' then
-  redis.call('HSET', lock, 'waiting', '1')
-end
-redis.call('PEXPIRE', lock, ttl)
-return {1, n, 1}
+return {0, redis.call('PTTL', lock), tonumber(gen) or 0, owner and 0 or 1}

@@ -1,49 +1,68 @@
--- release: leave a lock once; the last release deletes it.
+-- release: leave a lock once. The last release frees the lock, or, when
+-- callers are queued for it, reserves it for one of them: the lock becomes
+-- a reservation with a fresh fencing token as its ticket, which only that
+-- ticket can claim (obtain.lua) and which expires after the hand-off
+-- window, so a waiter that died cannot hold the lock up for longer.
 --
 -- KEYS[1]  the lock hash
--- KEYS[2]  the lock's wake-up list: waiters block on it with BLPOP, and the
---          last release pushes one element when someone waited, so that one
---          waiter retries at once instead of after its backoff
+-- KEYS[2]  the lock's fencing counter
+-- KEYS[3]  the lock's wake-up list: queued callers block on it with BLPOP,
+--          and Redis gives the ticket to the one that has blocked longest
 -- ARGV[1]  owner token
+-- ARGV[2]  the hand-off window in milliseconds
+-- ARGV[3]  '1' when the caller hands the ticket to a waiter in its own
+--          process: the ticket is then not pushed to the list
 --
--- Reply: the reentries still held (0 when the lock was deleted), or -1 when
--- the token does not hold the lock (expired, taken over or released).
+-- Reply: {count} with the reentries still held, {0} when the lock was
+-- freed, {0, ticket} when it was reserved, {-1} when the token does not
+-- hold the lock (expired, taken over or released).
 local lock = KEYS[1]
-local wake = KEYS[2]
+local wake = KEYS[3]
 local token = ARGV[1]
 
 local lockType = redis.call('TYPE', lock)['ok']
 if lockType == 'none' then
-  return -1
+  return {-1}
 end
 if lockType ~= 'hash' then
   return redis.error_reply('WRONGTYPE lock key holds a ' .. lockType)
 end
-local fields = redis.call('HMGET', lock, 'owner', 'count', 'waiting')
-if fields[1] ~= token then
-  return -1
+local f = redis.call('HMGET', lock, 'owner', 'count', 'waiters', 'gen')
+if f[1] ~= token then
+  return {-1}
 end
-local count = tonumber(fields[2])
+local count = tonumber(f[2])
 if not count then
   return redis.error_reply('WRONGTYPE lock key holds a hash that is not a lock')
 end
 if count > 1 then
-  return redis.call('HINCRBY', lock, 'count', -1)
+  return {redis.call('HINCRBY', lock, 'count', -1)}
+end
+local waiters = tonumber(f[3] or 0)
+if not waiters or waiters < 1 then
+  redis.call('DEL', lock)
+  return {0}
 end
 
--- obtain.lua flags the hash when an attempt found it held.
-local waited = fields[3] ~= false
-if waited then
+local push = ARGV[3] ~= '1'
+if push then
   local wakeType = redis.call('TYPE', wake)['ok']
   if wakeType ~= 'none' and wakeType ~= 'list' then
     return redis.error_reply('WRONGTYPE wake-up key holds a ' .. wakeType)
   end
 end
-redis.call('DEL', lock)
-if waited then
-  -- One element at most, gone after a second if the waiters left.
-  redis.call('LPUSH', wake, '1')
-  redis.call('LTRIM', wake, 0, 0)
-  redis.call('PEXPIRE', wake, 1000)
+-- INCR is the first write (see obtain.lua).
+local n = redis.pcall('INCR', KEYS[2])
+if type(n) ~= 'number' then
+  return redis.error_reply('WRONGTYPE fencing key does not hold a counter')
 end
-return 0
+redis.call('DEL', lock)
+redis.call('HSET', lock, 'ticket', n, 'fence', n, 'waiters', waiters, 'gen', f[4] or n)
+redis.call('PEXPIRE', lock, ARGV[2])
+if push then
+  -- One ticket at most, gone with the reservation.
+  redis.call('LPUSH', wake, n)
+  redis.call('LTRIM', wake, 0, 0)
+  redis.call('PEXPIRE', wake, ARGV[2])
+end
+return {0, n}
