@@ -19,6 +19,6 @@ require (
 	golang.org/x/sys v0.49.0 // indirect
 )
 
-replace github.com/slotlint/slotlint => ../
+replace github.com/slotlint/slotlint => ../..
 
 tool github.com/slotlint/slotlint/cmd/slotlint
