@@ -41,6 +41,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 0
 		}
 	}
+	if answered, code := answerStandardVetx(args); answered { // vetx.go
+		return code
+	}
 	return runAnalyzer(args, stdin, stdout, stderr)
 }
 

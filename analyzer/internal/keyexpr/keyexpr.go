@@ -34,6 +34,9 @@ var Analyzer = &analysis.Analyzer{
 
 func run(pass *analysis.Pass) (any, error) {
 	x := New(pass.Fset, pass.Pkg, pass.TypesInfo, pass.Files, pass.ImportObjectFact)
+	if isStandard(pass) {
+		return x, nil
+	}
 	for _, fn := range x.declOrder {
 		k, ok := x.summary(fn)
 		if !ok {
@@ -44,6 +47,21 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return x, nil
+}
+
+// isStandard reports whether pass is over a standard-library package: no
+// module, and an import path whose first element has no dot. Their
+// string-returning functions format errors and values, not Redis keys (the
+// ones keys are built with, fmt, strconv and strings, are modelled here
+// directly), so they export no facts. That keeps results the same whether
+// or not a driver analyzes the standard library: go vet -vettool asks for
+// its facts, and slotlint answers without type-checking it.
+func isStandard(pass *analysis.Pass) bool {
+	if pass.Module != nil && pass.Module.Path != "" {
+		return false
+	}
+	first, _, _ := strings.Cut(pass.Pkg.Path(), "/")
+	return !strings.Contains(first, ".")
 }
 
 // Elem is one element of a key list, such as the keys slice of an EVAL or
