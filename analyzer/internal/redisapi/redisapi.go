@@ -28,7 +28,12 @@ type Call struct {
 	// argument, or the *redis.Script value for Script methods.
 	Script bool
 	Source ast.Expr
-	Keys   []keyexpr.Elem
+	// Argv, when ArgvKnown, is what a script call passes as ARGV, one
+	// expression per argument: set by front ends whose calls the rules
+	// cannot read ARGV from by the Go method's shape.
+	Argv      []ast.Expr
+	ArgvKnown bool
+	Keys      []keyexpr.Elem
 	// Complete is false when some keys could not be resolved.
 	Complete bool
 	// Tx is the transaction the command is queued in, if any; Loop is the
