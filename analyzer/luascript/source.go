@@ -451,8 +451,13 @@ func readBounded(name string, limit int) ([]byte, error) {
 }
 
 // scriptValue resolves an expression of type *redis.Script to the text it
-// was created from with NewScript or NewScriptServerSHA.
+// was created from with NewScript or NewScriptServerSHA. A string is the
+// text itself: front ends of other clients follow their script objects to
+// the text.
 func (r *resolver) scriptValue(e ast.Expr) *script {
+	if tv, ok := r.pass.TypesInfo.Types[e]; ok && tv.Type != nil && isString(tv.Type) {
+		return r.text(e)
+	}
 	for depth := 0; depth < maxDepth; depth++ {
 		if call, ok := ast.Unparen(e).(*ast.CallExpr); ok {
 			if src, ok := r.newScriptArg(call); ok {
