@@ -230,3 +230,52 @@ func TestExampleSARIF(t *testing.T) {
 		t.Errorf("inserted text of the fixes by rule: %q, want SL1002's braces and SL1301's TTL only", fixed)
 	}
 }
+
+// readmeBlock returns the lines of the first ``` block after the line of
+// README.md that is exactly command (indented as a code line).
+func readmeBlock(t *testing.T, command string) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(b), "\n    "+command+"\n")
+	if !ok {
+		t.Fatalf("README.md has no line %q", command)
+	}
+	_, block, ok := strings.Cut(after, "```\n")
+	if ok {
+		block, _, ok = strings.Cut(block, "```")
+	}
+	if !ok {
+		t.Fatalf("README.md: no ``` block after %q", command)
+	}
+	return strings.Split(strings.TrimSuffix(block, "\n"), "\n")
+}
+
+// TestReadmeQuickStart: the output the README's quick start shows is what
+// the commands print on the example, paths relative to the clone.
+func TestReadmeQuickStart(t *testing.T) {
+	bin := sharedBinary(t)
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		readme string
+		args   []string
+		code   int
+	}{
+		{"cd examples/shop && go tool slotlint ./...", []string{"./..."}, 3},
+		{"go tool slotlint lua -keys-from-name lua", []string{"lua", "-keys-from-name", "lua"}, 1},
+	} {
+		code, stdout, stderr := runIn(t, exampleDir, bin, tt.args...)
+		if code != tt.code {
+			t.Errorf("slotlint %s: exit %d, want %d\n%s", strings.Join(tt.args, " "), code, tt.code, stderr)
+		}
+		got := strings.Split(strings.TrimSuffix(strings.ReplaceAll(stdout+stderr, root+string(filepath.Separator), ""), "\n"), "\n")
+		if want := readmeBlock(t, tt.readme); strings.Join(sorted(got), "\n") != strings.Join(sorted(want), "\n") {
+			t.Errorf("slotlint %s prints\n%s\nREADME.md shows\n%s", strings.Join(tt.args, " "), strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}
