@@ -59,7 +59,7 @@ type checker struct {
 func run(pass *analysis.Pass) (any, error) {
 	cfg := pass.ResultOf[config.Analyzer].(*config.Config)
 	calls := pass.ResultOf[redisapi.Analyzer].(*redisapi.Result)
-	if !importsGoRedis(pass.Pkg) || !cfg.Enabled("SL1201") && !cfg.Enabled("SL1202") {
+	if !redisapi.ImportsClient(pass.Pkg) || !cfg.Enabled("SL1201") && !cfg.Enabled("SL1202") {
 		return nil, nil
 	}
 	// Only packages that create, load or run a script pay for the index of
@@ -122,16 +122,6 @@ func run(pass *analysis.Pass) (any, error) {
 		c.checkSite(st)
 	}
 	return nil, nil
-}
-
-// importsGoRedis reports whether the package imports go-redis itself.
-func importsGoRedis(pkg *types.Package) bool {
-	for _, p := range pkg.Imports() {
-		if redisapi.IsGoRedis(p.Path()) {
-			return true
-		}
-	}
-	return false
 }
 
 func (c *checker) analyze(s *script) {

@@ -1,0 +1,28 @@
+package analyzer_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/slotlint/slotlint/analyzer"
+	"github.com/slotlint/slotlint/analyzer/crossslot"
+	"github.com/slotlint/slotlint/analyzer/luascript"
+	"github.com/slotlint/slotlint/analyzer/scriptkeys"
+	"github.com/slotlint/slotlint/analyzer/txslot"
+)
+
+// TestRueidis runs the rules over code written against rueidis v1.0.79
+// (a module of its own under testdata/clients/rueidis).
+func TestRueidis(t *testing.T) {
+	dir := filepath.Join("testdata", "clients", "rueidis")
+	analysistest.Run(t, dir, crossslot.Analyzer, "./crossslot")
+	analysistest.Run(t, dir, txslot.Analyzer, "./txslot")
+	analysistest.Run(t, dir, scriptkeys.Analyzer, "./scripts")
+	analysistest.Run(t, dir, luascript.Analyzer, "./lua")
+	// Clean code: no analyzer of the suite reports anything.
+	for _, a := range analyzer.Analyzers() {
+		analysistest.Run(t, dir, a, "./clean")
+	}
+}

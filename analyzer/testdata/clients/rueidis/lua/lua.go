@@ -1,0 +1,23 @@
+// Package lua runs Lua scripts through rueidis whose keys the Lua checker
+// binds to each call's keys.
+package lua
+
+import (
+	"context"
+
+	"github.com/redis/rueidis"
+)
+
+// The script's own key is derived from KEYS[1]: the Lua checker binds it
+// to this call's keys.
+var lock = rueidis.NewLuaScript(`return redis.call("SET", KEYS[1] .. ":lock", ARGV[1])`)
+
+func derived(ctx context.Context, c rueidis.Client, id string) {
+	lock.Exec(ctx, c, []string{"job:" + id}, []string{"owner"}) // want `script SET key KEYS\[1\] \.\. ":lock" \(Lua line 1\) is "job:" \+ id \+ ":lock" with this call's KEYS\[1\] = "job:" \+ id: it shares no hash tag with KEYS\[1\]`
+	lock.Exec(ctx, c, []string{"job:{" + id + "}"}, []string{"owner"})
+}
+
+func unusedKey(ctx context.Context, c rueidis.Client, id string) {
+	get := rueidis.NewLuaScriptReadOnly(`return redis.call("GET", KEYS[1])`)
+	get.Exec(ctx, c, []string{"{" + id + "}:x", "{" + id + "}:y"}, nil) // want `Lua.Exec passes 2 keys but the script never reads KEYS\[2\]`
+}
