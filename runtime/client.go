@@ -37,7 +37,7 @@ type Client struct {
 	hooks      Hooks
 	minBackoff time.Duration
 	maxBackoff time.Duration
-	handoffMS  int64
+	handoffArg any // the hand-off window in milliseconds, for release.lua
 
 	mu    sync.Mutex
 	gates map[string]*gate
@@ -50,7 +50,7 @@ func New(rdb redis.Scripter, opts *Options) *Client {
 		hooks:      NopHooks{},
 		minBackoff: time.Millisecond,
 		maxBackoff: 32 * time.Millisecond,
-		handoffMS:  100,
+		handoffArg: int64(100),
 		gates:      map[string]*gate{},
 	}
 	if opts != nil {
@@ -64,7 +64,7 @@ func New(rdb redis.Scripter, opts *Options) *Client {
 			c.maxBackoff = opts.MaxBackoff
 		}
 		if opts.HandoffWindow >= time.Millisecond {
-			c.handoffMS = opts.HandoffWindow.Milliseconds()
+			c.handoffArg = opts.HandoffWindow.Milliseconds()
 		}
 		if c.maxBackoff < c.minBackoff {
 			c.maxBackoff = c.minBackoff
@@ -84,24 +84,36 @@ type gate struct {
 	wake     chan int64    // capacity 1: a local release happened, with its ticket or 0
 }
 
+// gates are reused: a lock taken and released without contention would
+// otherwise cost a gate and its two channels each time.
+var gatePool = sync.Pool{New: func() any {
+	return &gate{turn: make(chan struct{}, 1), wake: make(chan int64, 1)}
+}}
+
 func (c *Client) acquireGate(key string) *gate {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	g := c.gates[key]
 	if g == nil {
-		g = &gate{turn: make(chan struct{}, 1), wake: make(chan int64, 1)}
+		g = gatePool.Get().(*gate)
 		c.gates[key] = g
 	}
 	g.refs++
 	return g
 }
 
+// releaseGate drops one reference to g; nothing may use g after its last.
 func (c *Client) releaseGate(key string, g *gate) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	g.refs--
 	if g.refs == 0 {
 		delete(c.gates, key)
+		// Nobody holds g now, so its turn is free and a ticket left in it
+		// belongs to the lock that is gone.
+		g.held, g.sleeping = 0, false
+		g.pending()
+		gatePool.Put(g)
 	}
 }
 
@@ -122,9 +134,8 @@ func (c *Client) localPoller(key string) *gate {
 // older one.
 func (c *Client) notifyReleased(key string, ticket int64) {
 	c.mu.Lock()
-	g := c.gates[key]
-	c.mu.Unlock()
-	if g != nil {
+	defer c.mu.Unlock()
+	if g := c.gates[key]; g != nil {
 		g.notify(ticket)
 	}
 }

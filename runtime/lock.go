@@ -44,6 +44,7 @@ type Lock struct {
 	wakeKey  string
 	keys     []string // key, fenceKey, wakeKey: the keys of release.lua
 	token    string
+	tokenArg any // token as a script argument, converted once
 	fence    int64
 	count    int64
 	gate     *gate // counts this lock as held in process until released
@@ -127,6 +128,7 @@ type obtainRequest struct {
 	lockKeys []string // key, fenceKey, wakeKey: the keys of release.lua
 	keys     []string
 	args     []any // the last two are the queue place and the ticket, set per attempt
+	queued   string
 }
 
 // Obtain takes the lock at key for ttl, waiting while another owner holds
@@ -148,7 +150,8 @@ func (c *Client) Obtain(ctx context.Context, key string, ttl time.Duration, opts
 	}
 	req.script = obtainScript
 	req.keys = req.lockKeys[:2]
-	req.args = []any{req.token, req.ttlMS, "-", "0"}
+	req.args = []any{req.token, req.ttlMS, "-", 0}
+	req.queued = "-"
 	return c.obtain(ctx, req)
 }
 
@@ -373,7 +376,9 @@ func (c *Client) backoff(attempt int, holderTTL, maxDelay time.Duration) time.Du
 // the ticket it was woken with (0: none); it returns the lock, or the reply
 // that says who holds it.
 func (c *Client) attempt(ctx context.Context, req *obtainRequest, queued string, ticket int64) (*Lock, obtainReply, error) {
-	req.args[len(req.args)-2] = queued
+	if queued != req.queued {
+		req.queued, req.args[len(req.args)-2] = queued, queued
+	}
 	req.args[len(req.args)-1] = ticket
 	start := time.Now()
 	reply, err := c.run(ctx, req.script, req.keys, req.args...)
@@ -394,6 +399,7 @@ func (c *Client) attempt(ctx context.Context, req *obtainRequest, queued string,
 		wakeKey:    req.wakeKey,
 		keys:       req.lockKeys,
 		token:      req.token,
+		tokenArg:   req.args[0],
 		fence:      r.fence,
 		count:      r.count,
 		ttl:        req.ttl,
@@ -480,11 +486,14 @@ func (l *Lock) Release(ctx context.Context) error {
 	if local {
 		handOver = "1"
 	}
-	keys := l.keys
+	keys, token := l.keys, l.tokenArg
 	if keys == nil {
 		keys = []string{l.key, l.fenceKey, l.wakeKey}
 	}
-	reply, err := l.c.run(ctx, releaseScript, keys, l.token, l.c.handoffMS, handOver)
+	if token == nil {
+		token = l.token
+	}
+	reply, err := l.c.run(ctx, releaseScript, keys, token, l.c.handoffArg, handOver)
 	if err != nil {
 		return fmt.Errorf("releasing %q: %w", l.key, err)
 	}

@@ -19,19 +19,24 @@ func parseInt(reply any) (int64, error) {
 }
 
 func parseInts(reply any, min, max int) ([]int64, error) {
+	return appendInts(make([]int64, 0, max), reply, min, max)
+}
+
+// appendInts is parseInts into buf, so that callers with a fixed bound can
+// keep the numbers on the stack.
+func appendInts(buf []int64, reply any, min, max int) ([]int64, error) {
 	arr, ok := reply.([]any)
 	if !ok || len(arr) < min || len(arr) > max {
 		return nil, fmt.Errorf("runtime: unexpected script reply %T %v", reply, reply)
 	}
-	out := make([]int64, len(arr))
-	for i, v := range arr {
+	for _, v := range arr {
 		n, ok := v.(int64)
 		if !ok {
 			return nil, fmt.Errorf("runtime: unexpected script reply element %T %v", v, v)
 		}
-		out[i] = n
+		buf = append(buf, n)
 	}
-	return out, nil
+	return buf, nil
 }
 
 type obtainReply struct {
@@ -45,7 +50,8 @@ type obtainReply struct {
 
 // parseObtainReply reads {1, fence, count} or {0, pttl, gen, reserved}.
 func parseObtainReply(reply any) (obtainReply, error) {
-	v, err := parseInts(reply, 3, 4)
+	var buf [4]int64
+	v, err := appendInts(buf[:0], reply, 3, 4)
 	if err != nil {
 		return obtainReply{}, err
 	}
@@ -59,14 +65,15 @@ func parseObtainReply(reply any) (obtainReply, error) {
 		}
 		return obtainReply{holderTTL: ttl, gen: v[2], reserved: v[3] == 1}, nil
 	}
-	return obtainReply{}, fmt.Errorf("runtime: unexpected lock reply %v", v)
+	return obtainReply{}, fmt.Errorf("runtime: unexpected lock reply %v", reply)
 }
 
 // parseReleaseReply reads {count}, {0}, {0, ticket} or {-1}: the entries
 // still held (-1 when the token did not hold the lock) and the ticket of
 // the reservation the release made, or 0.
 func parseReleaseReply(reply any) (left, ticket int64, err error) {
-	v, err := parseInts(reply, 1, 2)
+	var buf [2]int64
+	v, err := appendInts(buf[:0], reply, 1, 2)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -76,7 +83,7 @@ func parseReleaseReply(reply any) (left, ticket int64, err error) {
 	case len(v) == 2 && v[0] == 0 && v[1] > 0:
 		return 0, v[1], nil
 	}
-	return 0, 0, fmt.Errorf("runtime: unexpected release reply %v", v)
+	return 0, 0, fmt.Errorf("runtime: unexpected release reply %v", reply)
 }
 
 const maxDuration = time.Duration(1<<63 - 1)

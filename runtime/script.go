@@ -65,6 +65,9 @@ func Scripts() []*Script {
 }
 
 func isNoScript(err error) bool {
+	if err == nil {
+		return false // HasErrorPrefix would allocate on every successful call
+	}
 	return errors.Is(err, redis.ErrNoScript) || redis.HasErrorPrefix(err, "NOSCRIPT")
 }
 

@@ -47,7 +47,8 @@ func (c *Client) LockAndSet(ctx context.Context, key string, ttl time.Duration, 
 		if stateMS, err = w.check(key); err == nil {
 			req.script = lockAndSetScript
 			req.keys = []string{req.key, req.fenceKey, w.Key}
-			req.args = []any{req.token, req.ttlMS, w.Field, w.Value, stateMS, "-", "0"}
+			req.args = []any{req.token, req.ttlMS, w.Field, w.Value, stateMS, "-", 0}
+			req.queued = "-"
 		}
 	}
 	if err != nil {

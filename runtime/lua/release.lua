@@ -20,14 +20,12 @@ local lock = KEYS[1]
 local wake = KEYS[3]
 local token = ARGV[1]
 
-local lockType = redis.call('TYPE', lock)['ok']
-if lockType == 'none' then
-  return {-1}
+-- HMGET checks the type before anything is written: it fails on a key
+-- that is not a hash, and finds no owner when the key does not exist.
+local f = redis.pcall('HMGET', lock, 'owner', 'count', 'waiters', 'gen')
+if f['err'] then
+  return redis.error_reply('WRONGTYPE lock key holds a ' .. redis.call('TYPE', lock)['ok'])
 end
-if lockType ~= 'hash' then
-  return redis.error_reply('WRONGTYPE lock key holds a ' .. lockType)
-end
-local f = redis.call('HMGET', lock, 'owner', 'count', 'waiters', 'gen')
 if f[1] ~= token then
   return {-1}
 end

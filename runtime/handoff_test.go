@@ -1,0 +1,307 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// keysMatching lists the keys matching pattern on every server of rdb.
+func keysMatching(t testing.TB, rdb redis.UniversalClient, pattern string) []string {
+	t.Helper()
+	ctx := context.Background()
+	var mu sync.Mutex
+	var out []string
+	collect := func(ctx context.Context, n *redis.Client) error {
+		keys, err := n.Keys(ctx, pattern).Result()
+		mu.Lock()
+		out = append(out, keys...)
+		mu.Unlock()
+		return err
+	}
+	var err error
+	if cc, ok := rdb.(*redis.ClusterClient); ok {
+		err = cc.ForEachMaster(ctx, collect)
+	} else {
+		err = collect(ctx, rdb.(*redis.Client))
+	}
+	if err != nil {
+		t.Fatalf("KEYS %s: %v", pattern, err)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestHandoffToQueuedWaiter: a holder that releases while another process
+// waits and asks again at once must queue behind that waiter, and the
+// waiter gets the lock with a greater fencing token.
+func TestHandoffToQueuedWaiter(t *testing.T) {
+	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
+		ctx := context.Background()
+		key := Key("handoff", tagged(t), "lock")
+		holder := New(rdb, nil)
+		first, err := holder.Obtain(ctx, key, 10*time.Second, nil)
+		must(t, err)
+		waiter := New(newClient(t, rdb), nil)
+		got := make(chan *Lock, 1)
+		go func() {
+			l, err := waiter.Obtain(ctx, key, 10*time.Second, nil)
+			if err != nil {
+				t.Error(err)
+			}
+			got <- l
+		}()
+		time.Sleep(100 * time.Millisecond) // the waiter queues and blocks
+		must(t, first.Release(ctx))
+		if _, err := holder.Obtain(ctx, key, 10*time.Second, &ObtainOptions{NoWait: true}); !errors.Is(err, ErrNotObtained) {
+			t.Fatalf("the releaser took the lock back past a queued waiter: %v", err)
+		}
+		// The releaser waits in turn and gets the lock after the waiter.
+		again := make(chan *Lock, 1)
+		go func() {
+			l, err := holder.Obtain(ctx, key, 10*time.Second, nil)
+			if err != nil {
+				t.Error(err)
+			}
+			again <- l
+		}()
+		var w *Lock
+		select {
+		case w = <-got:
+		case <-time.After(5 * time.Second):
+			t.Fatal("the queued waiter did not get the lock")
+		}
+		if w == nil {
+			return
+		}
+		if w.Fence() <= first.Fence() || w.Count() != 1 {
+			t.Fatalf("waiter's fence %d (holder's %d), count %d", w.Fence(), first.Fence(), w.Count())
+		}
+		time.Sleep(20 * time.Millisecond)
+		must(t, w.Release(ctx))
+		var h *Lock
+		select {
+		case h = <-again:
+		case <-time.After(5 * time.Second):
+			t.Fatal("the releaser did not get the lock after the waiter")
+		}
+		if h == nil {
+			return
+		}
+		if h.Fence() <= w.Fence() {
+			t.Fatalf("fence %d after %d", h.Fence(), w.Fence())
+		}
+		must(t, h.Release(ctx))
+		if n := rdb.Exists(ctx, key).Val(); n != 0 {
+			t.Fatalf("lock key left after the last release")
+		}
+	})
+}
+
+// TestHandoffToDeadWaiter queues a waiter that takes the release's ticket
+// from the wake-up list and dies before claiming the lock: the reservation
+// keeps the lock from others for the hand-off window only, a newcomer that
+// asks during the window gets the lock right after it, and the fencing
+// token still grows. A forged or stale ticket claims nothing.
+func TestHandoffToDeadWaiter(t *testing.T) {
+	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
+		ctx := context.Background()
+		const window = 150 * time.Millisecond
+		key := Key("deadwaiter", tagged(t), "lock")
+		fence, wake := key+":fence", key+":wake"
+		c := New(rdb, &Options{HandoffWindow: window})
+		holder, err := c.Obtain(ctx, key, 10*time.Second, nil)
+		must(t, err)
+
+		// The dead waiter: one attempt that queues it, then BLPOP on its
+		// own connection; it takes the ticket and never claims.
+		dead := newClient(t, rdb)
+		r, err := dead.EvalSha(ctx, obtainScript.SHA1(), []string{key, fence}, "dead-token", 10000, "0", 0).Result()
+		must(t, err)
+		if v, err := parseObtainReply(r); err != nil || v.acquired || v.gen == 0 {
+			t.Fatalf("queueing attempt: %+v, %v", v, err)
+		}
+		ticket := make(chan string, 1)
+		go func() {
+			v, err := dead.BLPop(ctx, 5*time.Second, wake).Result()
+			if err != nil {
+				t.Error(err)
+				ticket <- ""
+				return
+			}
+			ticket <- v[1]
+		}()
+		time.Sleep(100 * time.Millisecond)
+
+		released := time.Now()
+		must(t, holder.Release(ctx))
+		tk := <-ticket
+		if tk == "" {
+			return
+		}
+		if n, err := strconv.ParseInt(tk, 10, 64); err != nil || n <= holder.Fence() {
+			t.Fatalf("ticket %q after fence %d", tk, holder.Fence())
+		}
+		// A forged ticket claims nothing and leaves the reservation alone.
+		before := snapshot(t, rdb, key)
+		r, err = rdb.EvalSha(ctx, obtainScript.SHA1(), []string{key, fence}, "forger", 10000, "-", tk+"0").Result()
+		must(t, err)
+		if v, err := parseObtainReply(r); err != nil || v.acquired || !v.reserved || v.holderTTL > window {
+			t.Fatalf("forged ticket: %+v, %v", v, err)
+		}
+		if !equal(before, snapshot(t, rdb, key)) {
+			t.Fatal("a forged ticket changed the reservation")
+		}
+		if _, err := New(newClient(t, rdb), nil).Obtain(ctx, key, time.Second, &ObtainOptions{NoWait: true}); !errors.Is(err, ErrNotObtained) {
+			t.Fatalf("NoWait during the reservation: %v, want ErrNotObtained", err)
+		}
+
+		// A newcomer waits for the end of the window, not longer.
+		l, err := New(newClient(t, rdb), nil).Obtain(ctx, key, time.Second, nil)
+		must(t, err)
+		waited := time.Since(released)
+		if waited > window+250*time.Millisecond {
+			t.Fatalf("newcomer got the lock %v after the release; the window is %v", waited, window)
+		}
+		if l.Fence() <= holder.Fence() {
+			t.Fatalf("fence %d after %d", l.Fence(), holder.Fence())
+		}
+		must(t, l.Release(ctx))
+
+		// The dead waiter's ticket is stale now.
+		r, err = rdb.EvalSha(ctx, obtainScript.SHA1(), []string{key, fence}, "dead-token", 10000, "-", tk).Result()
+		must(t, err)
+		if v, err := parseObtainReply(r); err != nil || !v.acquired || v.fence <= l.Fence() {
+			t.Fatalf("after the window the lock is free for anyone, with a new fence: %+v, %v", v, err)
+		}
+		rdb.Del(ctx, key)
+	})
+}
+
+// TestHandoffFairAcrossClients has goroutines with a Client each (as
+// separate processes) take one lock in turn, each asking again right after
+// its release. Every goroutine must get a fair share, fencing tokens must
+// grow with every acquisition, the sections must not overlap, and once
+// the run is over only the fencing counter may be left in Redis.
+func TestHandoffFairAcrossClients(t *testing.T) {
+	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
+		ctx := context.Background()
+		const (
+			goroutines = 8
+			total      = 400
+		)
+		id := tagged(t)
+		key := Key("fair", id, "lock")
+		before := keysMatching(t, rdb, "*{"+id+"}*")
+		var (
+			mu     sync.Mutex
+			fences []int64
+			counts [goroutines]int
+			inside int
+			next   int
+		)
+		var wg sync.WaitGroup
+		for i := range goroutines {
+			c := New(newClient(t, rdb), nil)
+			wg.Go(func() {
+				for {
+					mu.Lock()
+					next++
+					more := next <= total
+					mu.Unlock()
+					if !more {
+						return
+					}
+					octx, cancel := context.WithTimeout(ctx, 20*time.Second)
+					l, err := c.Obtain(octx, key, 5*time.Second, nil)
+					cancel()
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					mu.Lock()
+					inside++
+					if inside != 1 {
+						t.Errorf("%d holders at once", inside)
+					}
+					fences = append(fences, l.Fence())
+					counts[i]++
+					mu.Unlock()
+					time.Sleep(500 * time.Microsecond)
+					mu.Lock()
+					inside--
+					mu.Unlock()
+					if err := l.Release(ctx); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		for i := 1; i < len(fences); i++ {
+			if fences[i] <= fences[i-1] {
+				t.Fatalf("acquisition %d: fence %d after %d", i, fences[i], fences[i-1])
+			}
+		}
+		// A strict queue gives each goroutine total/goroutines = 50; allow
+		// for scheduling on a busy machine, but not for starvation.
+		if lo, hi := slices.Min(counts[:]), slices.Max(counts[:]); lo < total/goroutines/3 || hi > 3*total/goroutines {
+			t.Errorf("cycles per goroutine from %d to %d, want near %d: %v", lo, hi, total/goroutines, counts)
+		}
+		// Reservations and tickets expire with the hand-off window.
+		time.Sleep(300 * time.Millisecond)
+		after := keysMatching(t, rdb, "*{"+id+"}*")
+		want := append(slices.Clone(before), key+":fence")
+		sort.Strings(want)
+		if fmt.Sprint(after) != fmt.Sprint(want) {
+			t.Fatalf("keys after the run: %v, want %v", after, want)
+		}
+	})
+}
+
+// TestLockAndSetClaimsHandoff: a waiter using LockAndSet gets the lock by
+// the hand-off and writes the state with its own, newer fencing token.
+func TestLockAndSetClaimsHandoff(t *testing.T) {
+	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
+		ctx := context.Background()
+		id := tagged(t)
+		key, state := Key("lsh", id, "lock"), Key("lsh", id, "state")
+		holder, err := New(rdb, nil).Obtain(ctx, key, 10*time.Second, nil)
+		must(t, err)
+		got := make(chan *Lock, 1)
+		go func() {
+			l, err := New(newClient(t, rdb), nil).LockAndSet(ctx, key, 10*time.Second,
+				StateWrite{Key: state, Field: "f", Value: "w", TTL: time.Minute}, nil)
+			if err != nil {
+				t.Error(err)
+			}
+			got <- l
+		}()
+		time.Sleep(100 * time.Millisecond)
+		if n := rdb.Exists(ctx, state).Val(); n != 0 {
+			t.Fatal("a waiting LockAndSet wrote the state")
+		}
+		must(t, holder.Release(ctx))
+		l := <-got
+		if l == nil {
+			return
+		}
+		if l.Fence() <= holder.Fence() {
+			t.Fatalf("fence %d after %d", l.Fence(), holder.Fence())
+		}
+		if v := rdb.HGet(ctx, state, "__fence").Val(); v != strconv.FormatInt(l.Fence(), 10) {
+			t.Fatalf("state fence %q, want %d", v, l.Fence())
+		}
+		must(t, l.Release(ctx))
+		rdb.Del(ctx, state)
+	})
+}
