@@ -1,11 +1,9 @@
 package luacheck
 
 import (
-	"fmt"
-	"io"
-	"os"
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // FileResult is the outcome of checking one file.
@@ -17,59 +15,44 @@ type FileResult struct {
 
 // CheckFiles reads and checks files with up to workers goroutines (0 means
 // one per CPU) and returns the results in the order of paths. optsFor
-// gives each file's options; its Filename is set to the path.
+// gives each file's options; its Filename is set to the path. The src
+// passed to optsFor is only valid during the call: each worker reads every
+// file into the same buffer.
 func CheckFiles(paths []string, workers int, optsFor func(path string, src []byte) Options) []FileResult {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	workers = min(workers, len(paths))
+	workers = max(min(workers, len(paths)), 1)
 	results := make([]FileResult, len(paths))
-	check := func(i int) {
-		path := paths[i]
-		results[i].Path = path
-		src, err := readLimited(path, DefaultMaxBytes)
-		if err != nil {
-			results[i].Err = err
-			return
+	// Workers take the next file from a shared counter rather than a
+	// channel: a channel hand-off per file costs goroutine switches and
+	// scheduler spinning comparable to checking a small script.
+	var next atomic.Int64
+	work := func() {
+		var buf []byte
+		for {
+			i := int(next.Add(1) - 1)
+			if i >= len(paths) {
+				return
+			}
+			path := paths[i]
+			results[i].Path = path
+			src, err := readLimited(path, DefaultMaxBytes, buf[:0])
+			if err != nil {
+				results[i].Err = err
+				continue
+			}
+			buf = src
+			opts := optsFor(path, src)
+			opts.Filename = path
+			results[i].Findings = Check(src, opts)
 		}
-		opts := optsFor(path, src)
-		opts.Filename = path
-		results[i].Findings = Check(src, opts)
-	}
-	if workers <= 1 {
-		for i := range paths {
-			check(i)
-		}
-		return results
 	}
 	var wg sync.WaitGroup
-	next := make(chan int)
-	for range workers {
-		wg.Go(func() {
-			for i := range next {
-				check(i)
-			}
-		})
+	for range workers - 1 {
+		wg.Go(work)
 	}
-	for i := range paths {
-		next <- i
-	}
-	close(next)
+	work()
 	wg.Wait()
 	return results
-}
-
-// readLimited reads a file, but no more than one byte past limit: Check
-// reports oversized scripts itself and needs only to know.
-func readLimited(path string, limit int) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	src, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	return src, nil
 }
