@@ -533,6 +533,7 @@ func (yyrcvr *yyParserImpl) Parse(yylex yyLexer) int {
 	_ = yyDollar // silence set and not used
 	pooled := stackPool.Get().(*[]yySymType)
 	yyS := *pooled
+	yyTop := 0 // the highest stack entry written
 
 	Nerrs := 0   /* number of errors */
 	Errflag := 0 /* error recovery flag */
@@ -545,7 +546,7 @@ func (yyrcvr *yyParserImpl) Parse(yylex yyLexer) int {
 		yyrcvr.char = -1
 		yytoken = -1
 		// Drop the AST references before the stack is reused.
-		clear(yyS)
+		clear(yyS[:yyTop+1])
 		*pooled = yyS
 		stackPool.Put(pooled)
 	}()
@@ -570,6 +571,7 @@ yystack:
 		copy(nyys, yyS)
 		yyS = nyys
 	}
+	yyTop = max(yyTop, yyp)
 	yyS[yyp] = yyVAL
 	yyS[yyp].yys = yystate
 
