@@ -161,10 +161,12 @@ func (c *checker) site(call *redisapi.Call) *site {
 		}
 		st.function = constant.StringVal(tv.Value)
 	}
-	// ARGV: every argument after the keys: after the []string of keys for
-	// methods, after "EVAL", the script, the number of keys and the keys
-	// for Do.
+	// ARGV: where the front end says, else every argument after the keys:
+	// after the []string of keys for methods, after "EVAL", the script, the
+	// number of keys and the keys for Do.
 	switch args := call.Node.Args; {
+	case call.ArgvKnown:
+		st.args, st.argsOK = call.Argv, true
 	case call.Node.Ellipsis.IsValid():
 	case call.Method == "Do":
 		if first := 4 + len(call.Keys); call.Complete && len(args) >= first {

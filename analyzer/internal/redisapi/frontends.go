@@ -27,6 +27,7 @@ type frontEnd struct {
 
 var frontEnds = []frontEnd{
 	{name: "go-redis", roots: goRedisPaths, collect: collectGoRedis},
+	{name: "redigo", roots: redigoPaths, collect: collectRedigo},
 	{name: "rueidis", roots: rueidisPaths, own: rueidisOwn, collect: collectRueidis},
 }
 
