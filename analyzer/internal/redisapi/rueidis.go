@@ -219,6 +219,13 @@ func (c *rueidisCollector) builder(done *ast.CallExpr) {
 	}
 	if rec.Script && len(steps) > 1 && len(steps[1].call.Args) == 1 {
 		rec.Source = steps[1].call.Args[0] // Script, Sha1 or Function
+		rec.ArgvKnown = true
+		for _, st := range steps {
+			if st.fn.Name() == "Arg" {
+				rec.Argv = append(rec.Argv, st.call.Args...)
+				rec.ArgvKnown = rec.ArgvKnown && !st.call.Ellipsis.IsValid()
+			}
+		}
 	}
 	rec.MultiKey = rec.Script || many || len(rec.Keys) > 1 || !rec.Complete
 	if len(rec.Keys) == 0 && !rec.Script && rec.Complete {
@@ -383,15 +390,18 @@ func (c *rueidisCollector) lua(call *ast.CallExpr, method string) {
 	if readOnly {
 		command = "EVAL_RO"
 	}
-	newCall := func(keys []keyexpr.Elem, complete bool) {
-		c.res.Calls = append(c.res.Calls, &Call{Node: call, Method: "Lua." + method, Command: command,
-			MultiKey: true, Script: true, Source: src, Keys: keys, Complete: complete})
+	newCall := func(keys []keyexpr.Elem, complete bool) *Call {
+		rec := &Call{Node: call, Method: "Lua." + method, Command: command,
+			MultiKey: true, Script: true, Source: src, Keys: keys, Complete: complete}
+		c.res.Calls = append(c.res.Calls, rec)
+		return rec
 	}
 	if method == "Exec" {
 		if len(call.Args) != 4 {
 			return
 		}
-		newCall(c.x.List(call.Args[2]))
+		rec := newCall(c.x.List(call.Args[2]))
+		rec.Argv, rec.ArgvKnown = c.argv(call.Args[3])
 		return
 	}
 	execs := call.Args[2:]
@@ -416,13 +426,35 @@ func (c *rueidisCollector) lua(call *ast.CallExpr, method string) {
 			newCall(nil, false)
 			continue
 		}
-		keys, ok := keyexpr.Field(lit, "Keys")
-		if !ok {
-			newCall(nil, true)
-			continue
+		var rec *Call
+		if keys, ok := keyexpr.Field(lit, "Keys"); ok {
+			rec = newCall(c.x.List(keys))
+		} else {
+			rec = newCall(nil, true)
 		}
-		newCall(c.x.List(keys))
+		if args, ok := keyexpr.Field(lit, "Args"); ok {
+			rec.Argv, rec.ArgvKnown = c.argv(args)
+		} else {
+			rec.ArgvKnown = true
+		}
 	}
+}
+
+// argv resolves a script's []string of arguments, when every element is
+// known once.
+func (c *rueidisCollector) argv(e ast.Expr) ([]ast.Expr, bool) {
+	list, complete := c.x.List(e)
+	if !complete {
+		return nil, false
+	}
+	out := make([]ast.Expr, len(list))
+	for i, el := range list {
+		if el.Loop != nil {
+			return nil, false
+		}
+		out[i] = el.Expr
+	}
+	return out, true
 }
 
 // luaSource follows a *Lua value to the NewLuaScript... call that created

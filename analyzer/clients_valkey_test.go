@@ -1,0 +1,22 @@
+package analyzer_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/slotlint/slotlint/analyzer/crossslot"
+	"github.com/slotlint/slotlint/analyzer/scriptkeys"
+	"github.com/slotlint/slotlint/analyzer/txslot"
+)
+
+// TestValkey runs the rules over code written against valkey-go v1.0.79
+// (a module of its own under testdata/clients/valkey), which shares
+// rueidis's front end.
+func TestValkey(t *testing.T) {
+	dir := filepath.Join("testdata", "clients", "valkey")
+	analysistest.Run(t, dir, crossslot.Analyzer, "./crossslot")
+	analysistest.Run(t, dir, txslot.Analyzer, "./txslot")
+	analysistest.Run(t, dir, scriptkeys.Analyzer, "./scripts")
+}
