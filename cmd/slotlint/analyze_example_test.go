@@ -187,6 +187,25 @@ func TestExampleShowsEveryRule(t *testing.T) {
 		}
 	}
 
+	// The example's README says where each rule is shown, and why the
+	// exceptions are not.
+	b, err := os.ReadFile(filepath.Join(exampleDir, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	for _, f := range found {
+		if !strings.Contains(readme, "| "+f.rule+" | `"+f.file+"`") {
+			t.Errorf("examples/shop/README.md has no row \"| %s | `%s`\"", f.rule, f.file)
+		}
+	}
+	_, cannot, _ := strings.Cut(readme, "What the example cannot show")
+	for id := range exampleExceptions {
+		if !strings.Contains(cannot, id) {
+			t.Errorf("examples/shop/README.md does not say why the example cannot show %s", id)
+		}
+	}
+
 	// The quick start runs without -slotlint.strict: the same findings but
 	// SL1005's.
 	var strict, quick []string
