@@ -41,6 +41,8 @@ type Client struct {
 
 	mu    sync.Mutex
 	gates map[string]*gate
+
+	batch batcher // shares round trips between concurrent MaxUpdate calls
 }
 
 // New returns a Client on rdb. opts may be nil.

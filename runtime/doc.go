@@ -23,9 +23,13 @@
 // while another owner holds it: one script call per attempt, which returns
 // the holder's remaining TTL so the retry delay (exponential, full jitter) is
 // never longer than needed; goroutines of one Client take turns so only one
-// of them polls Redis per key, and a release wakes one waiter of another
-// process through a short-lived co-slotted list (BLPOP). A lock is a hash with the owner's random token,
-// a reentry count and a fencing token; the same token re-enters, Release
+// of them polls Redis per key. Waiters of other processes queue in the lock
+// and block on a short-lived co-slotted list (BLPOP): a release that finds
+// them queued does not free the lock but reserves it, for a short hand-off
+// window, for the ticket it pushes to that list, which Redis gives to the
+// longest-blocked waiter; newcomers, the releaser included, queue behind it,
+// and a waiter that died holds the lock up for the window only. A lock is a
+// hash with the owner's random token, a reentry count and a fencing token; the same token re-enters, Release
 // leaves once and deletes the lock at the last entry, and Refresh and Release
 // check the token. Lock.KeepAlive renews in the background and returns a
 // context that ends the moment the lock is lost or its lease runs out, so
@@ -46,7 +50,9 @@
 // Client.MaxUpdate raises a value to max(current, new) and marks it in a
 // dirty set only when it rose; MaxTable shards a family of such values and
 // their dirty sets by hash tag, and Client.Drain pops dirty ids in batches
-// (SPOP with a count) for writing back. Writes back may repeat or arrive
+// (SPOP with a count) for writing back. Concurrent updates through one
+// Client share round trips: those that arrive while one is in flight go out
+// together in the next pipeline. Writes back may repeat or arrive
 // late, so the database update must only ever raise the stored value:
 //
 //	UPDATE items SET last_read = $1 WHERE id = $2 AND last_read < $1

@@ -18,6 +18,12 @@ import (
 // written. A missing key counts as lower than any value. The key's TTL, if
 // any, is kept.
 //
+// Concurrent calls through one Client share round trips: a call made while
+// another is in flight waits for it and goes out with the other calls that
+// arrived meanwhile in one pipeline (NOSCRIPT recovered as in RunPipelined).
+// Each call still runs as its own atomic script with its own result. A call
+// whose context ends once it is queued still waits for its pipeline.
+//
 // MaxTable picks keys and sharded dirty sets for whole tables of such
 // values.
 func (c *Client) MaxUpdate(ctx context.Context, key, dirtySet, member string, value int64) (rose bool, err error) {
@@ -30,7 +36,7 @@ func (c *Client) MaxUpdate(ctx context.Context, key, dirtySet, member string, va
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
-	reply, err := c.run(ctx, maxUpdateScript, []string{key, dirtySet}, value, member)
+	reply, err := c.runBatched(ctx, maxUpdateScript, []string{key, dirtySet}, value, member)
 	if err != nil {
 		return false, fmt.Errorf("max-updating %q: %w", key, err)
 	}
