@@ -2,35 +2,49 @@ package luacheck
 
 import "github.com/yuin/gopher-lua/ast"
 
-// astTooDeep measures the parsed chunk's nesting with an explicit stack and
-// reports the line of the first node deeper than limit. Operator chains
-// nest without brackets ("a .. b .. c ..."), so the token scan alone cannot
-// bound the depth the interpreter will recurse to.
-func astTooDeep(chunk []ast.Stmt, limit int) (int, bool) {
+// walkChunk walks the parsed chunk once with an explicit stack. It
+// measures nesting, reporting the line of the first node deeper than limit
+// (operator chains nest without brackets, "a .. b .. c ...", so the token
+// scan alone cannot bound the depth the interpreter will recurse to), and
+// otherwise names every local assigned inside a function body: such a
+// variable can change behind a loop's back.
+func walkChunk(chunk []ast.Stmt, limit int) (deepLine int, deep bool, closureWrites map[string]bool) {
 	type item struct {
-		node  any
-		depth int
+		node   any
+		depth  int
+		inside bool // within some function body
 	}
 	stack := make([]item, 0, 64)
-	var buf []any
+	buf := make([]any, 0, 16)
 	for _, s := range chunk {
-		stack = append(stack, item{s, 1})
+		stack = append(stack, item{s, 1, false})
 	}
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		if it.depth > limit {
 			if p, ok := it.node.(ast.PositionHolder); ok {
-				return p.Line(), true
+				return p.Line(), true, nil
 			}
-			return 1, true
+			return 1, true, nil
 		}
+		if a, ok := it.node.(*ast.AssignStmt); ok && it.inside {
+			for _, l := range a.Lhs {
+				if id, ok := l.(*ast.IdentExpr); ok {
+					if closureWrites == nil {
+						closureWrites = map[string]bool{}
+					}
+					closureWrites[id.Value] = true
+				}
+			}
+		}
+		_, isFn := it.node.(*ast.FunctionExpr)
 		buf = children(it.node, buf[:0])
 		for _, ch := range buf {
-			stack = append(stack, item{ch, it.depth + 1})
+			stack = append(stack, item{ch, it.depth + 1, it.inside || isFn})
 		}
 	}
-	return 0, false
+	return 0, false, closureWrites
 }
 
 // children appends a node's direct sub-statements and sub-expressions to

@@ -143,7 +143,7 @@ func Analyze(src []byte, opts Options) *Result {
 		opts.MaxDepth = DefaultMaxDepth
 	}
 	res := &Result{Hash: sha256.Sum256(src)}
-	c := &checker{opts: opts, res: res, seen: map[string]bool{}}
+	c := &checker{opts: opts, res: res}
 	c.run(src)
 	c.applySuppressions()
 	sort.SliceStable(res.Findings, func(i, j int) bool {
@@ -161,12 +161,20 @@ func Analyze(src []byte, opts Options) *Result {
 
 // checker holds the state of one Analyze call.
 type checker struct {
-	opts  Options
-	res   *Result
-	src   []byte
-	toks  tokens
-	seen  map[string]bool // dedup of findings
-	flags scriptFlags
+	opts Options
+	res  *Result
+	src  []byte
+	toks tokens
+	// lastLine is lastLine(src), once src is set.
+	lastLine int
+	seen     map[findingID]struct{} // dedup of findings
+	flags    scriptFlags
+}
+
+// findingID is what makes two findings the same for report.
+type findingID struct {
+	line, col     int
+	rule, message string
 }
 
 type scriptFlags struct {
@@ -180,15 +188,18 @@ func (c *checker) report(f Finding) {
 	if c.src != nil {
 		// The scanner counts a lone '\r' as a line break; keep positions
 		// inside the file as editors count lines.
-		if last := lastLine(c.src); f.Pos.Line > last {
+		if last := c.lastLine; f.Pos.Line > last {
 			f.Pos.Line, f.Pos.Column = last, 1
 		}
 	}
-	id := fmt.Sprintf("%d:%d:%s:%s", f.Pos.Line, f.Pos.Column, f.Rule, f.Message)
-	if c.seen[id] {
+	id := findingID{f.Pos.Line, f.Pos.Column, f.Rule, f.Message}
+	if _, dup := c.seen[id]; dup {
 		return
 	}
-	c.seen[id] = true
+	if c.seen == nil {
+		c.seen = map[findingID]struct{}{}
+	}
+	c.seen[id] = struct{}{}
 	c.res.Findings = append(c.res.Findings, f)
 }
 
@@ -216,7 +227,7 @@ func (c *checker) run(src []byte) {
 	if c.opts.Function && c.res.Name == "" && !c.hasFinding(RuleSyntax) {
 		c.reportCol(1, 1, RuleSyntax, `a function library must start with "#!lua name=<library>" (FUNCTION LOAD fails with "Missing library metadata")`)
 	}
-	c.src = src
+	c.src, c.lastLine = src, lastLine(src)
 	buf := tokenPool.Get().(*[]token)
 	defer func() {
 		*buf = c.toks.list[:0]
@@ -234,13 +245,14 @@ func (c *checker) run(src []byte) {
 		c.syntaxError(err)
 		return
 	}
-	if line, ok := astTooDeep(chunk, c.opts.MaxDepth); ok {
+	line, tooDeep, closureWrites := walkChunk(chunk, c.opts.MaxDepth)
+	if tooDeep {
 		c.reportAt(line, "", RuleSyntax, "script not checked: expression nesting deeper than %d levels (Lua 5.1 refuses more than 200 syntax levels)", c.opts.MaxDepth)
 		return
 	}
 	c.checkNewSyntax()
 	c.res.Checked = true
-	newInterp(c).runChunk(chunk)
+	newInterp(c).runChunk(chunk, closureWrites)
 }
 
 func (c *checker) hasFinding(rule string) bool {

@@ -119,9 +119,10 @@ func newInterp(c *checker) *interp {
 	return &interp{c: c, analysed: map[*ast.FunctionExpr]bool{}}
 }
 
-func (in *interp) runChunk(chunk []ast.Stmt) {
+// runChunk analyses the chunk; closureWrites is walkChunk's.
+func (in *interp) runChunk(chunk []ast.Stmt, closureWrites map[string]bool) {
 	in.budget = budgetPerNode * (len(in.c.toks.list) + 16)
-	in.writtenInClosure = closureWrites(chunk)
+	in.writtenInClosure = closureWrites
 	in.scope = &scope{}
 	in.frame = &frame{vararg: true, noWrites: in.c.flags.noWrites || in.c.opts.ReadOnly, allowCross: in.c.flags.allowCrossSlot}
 	in.block(chunk)
@@ -999,35 +1000,4 @@ func (in *interp) registerFunction(line int, argExprs []ast.Expr, args []value) 
 	}
 	fr.vararg = cb.fn.def.ParList.HasVargs
 	in.callFunction(*cb.fn, params, line, fr)
-}
-
-// closureWrites names every local assigned inside a function body.
-func closureWrites(chunk []ast.Stmt) map[string]bool {
-	out := map[string]bool{}
-	type item struct {
-		node   any
-		inside bool // within some function body
-	}
-	stack := make([]item, 0, 64)
-	for _, s := range chunk {
-		stack = append(stack, item{s, false})
-	}
-	var buf []any
-	for len(stack) > 0 {
-		it := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if a, ok := it.node.(*ast.AssignStmt); ok && it.inside {
-			for _, l := range a.Lhs {
-				if id, ok := l.(*ast.IdentExpr); ok {
-					out[id.Value] = true
-				}
-			}
-		}
-		_, isFn := it.node.(*ast.FunctionExpr)
-		buf = children(it.node, buf[:0])
-		for _, ch := range buf {
-			stack = append(stack, item{ch, it.inside || isFn})
-		}
-	}
-	return out
 }

@@ -53,14 +53,12 @@ func (s source) describe() string {
 	return strings.Join(parts, " and ")
 }
 
+// The one-byte fields come first so they share one word: values are
+// copied and allocated in slices all the time.
 type value struct {
-	kind kind
-	// key is the text of strings and literal numbers, as a symbolic key.
-	key    slot.Key
+	kind   kind
 	hasKey bool
 	src    source
-	// cmd is the command whose reply this value is or derives from.
-	cmd string
 	// maybeNil: the value may be nil or false at run time (a nil bulk
 	// reply, tonumber of one).
 	maybeNil bool
@@ -70,6 +68,10 @@ type value struct {
 	clamped bool
 	// spread: the value stands for several values (unpack(t), ...).
 	spread bool
+	// key is the text of strings and literal numbers, as a symbolic key.
+	key slot.Key
+	// cmd is the command whose reply this value is or derives from.
+	cmd string
 	// lib names a sandbox library table ("redis", "cjson", ...) or, for
 	// kFunc, a builtin function ("redis.call").
 	lib string

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/yuin/gopher-lua/ast"
 )
@@ -480,16 +481,45 @@ func (lx *Lexer) TokenError(tok ast.Token, message string) {
 
 // Parse parses a chunk held in memory.
 func Parse(src []byte, name string) (chunk []ast.Stmt, err error) {
-	lexer := &Lexer{NewScanner(src, name), nil, false, ast.Token{Str: ""}, TNil}
+	st := statePool.Get().(*parseState)
+	st.scanner.Pos = ast.Position{Source: name, Line: 1, Column: 0}
+	st.scanner.src, st.scanner.off = src, 0
+	st.scanner.buf.Reset()
+	st.scanner.cbuf.Reset()
+	st.lexer = Lexer{&st.scanner, nil, false, ast.Token{Str: ""}, TNil}
+	st.parser = yyParserImpl{}
+	lexer := &st.lexer
 	chunk = nil
 	defer func() {
 		if e := recover(); e != nil {
 			err, _ = e.(error)
 		}
+		// Keep the buffers unless a huge token grew them, and drop what
+		// refers to this parse.
+		if st.scanner.buf.Cap() > 64<<10 {
+			st.scanner.buf = bytes.Buffer{}
+		}
+		if st.scanner.cbuf.Cap() > 64<<10 {
+			st.scanner.cbuf = bytes.Buffer{}
+		}
+		st.scanner.src = nil
+		st.lexer = Lexer{}
+		st.parser = yyParserImpl{}
+		statePool.Put(st)
 	}()
-	yyParse(lexer)
+	st.parser.Parse(lexer)
 	chunk = lexer.Stmts
 	return
 }
+
+// parseState is what one parse needs besides its stack, pooled: upstream
+// allocates a scanner, a lexer and a parser per parse.
+type parseState struct {
+	scanner Scanner
+	lexer   Lexer
+	parser  yyParserImpl
+}
+
+var statePool = sync.Pool{New: func() any { return new(parseState) }}
 
 // }}}
