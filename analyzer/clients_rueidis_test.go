@@ -21,6 +21,9 @@ func TestRueidis(t *testing.T) {
 	analysistest.Run(t, dir, txslot.Analyzer, "./txslot")
 	analysistest.Run(t, dir, scriptkeys.Analyzer, "./scripts")
 	analysistest.Run(t, dir, luascript.Analyzer, "./lua")
+	// rueidiscompat is read as go-redis.
+	analysistest.Run(t, dir, crossslot.Analyzer, "./compat")
+	analysistest.Run(t, dir, txslot.Analyzer, "./compattx")
 	// Clean code: no analyzer of the suite reports anything.
 	for _, a := range analyzer.Analyzers() {
 		analysistest.Run(t, dir, a, "./clean")

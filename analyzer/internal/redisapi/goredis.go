@@ -25,7 +25,7 @@ const GoRedisV8 = "github.com/go-redis/redis/v8"
 
 // goRedisPaths are the packages whose methods the go-redis front end reads
 // with the go-redis method table: clients with go-redis v9's API.
-var goRedisPaths = []string{GoRedis, GoRedisV8}
+var goRedisPaths = []string{GoRedis, GoRedisV8, RueidisCompat}
 
 // IsGoRedis reports whether path is a package with go-redis v9's API, so
 // its methods, Script type and Tx type mean what they mean in go-redis.

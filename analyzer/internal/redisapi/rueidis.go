@@ -24,6 +24,11 @@ const (
 	Valkey  = "github.com/valkey-io/valkey-go"
 )
 
+// RueidisCompat is rueidis's adapter with go-redis's API: the go-redis
+// front end reads it (TestTableMatchesRueidisCompat checks the table).
+// valkey-go v1.0.79 publishes no such adapter.
+const RueidisCompat = Rueidis + "/rueidiscompat"
+
 // rueidisPaths are the packages the rueidis front end reads.
 var rueidisPaths = []string{Rueidis, Valkey}
 
@@ -289,11 +294,12 @@ var builderKeyMethods = map[string]bool{
 	"KeyValue": true, "KeyTimestampValue": true,
 }
 
-// notKeyCommands are builder types, by name prefix, of commands whose
-// arguments above are not keys a cluster routes by: FT.SEARCH's INKEYS,
-// suggestion dictionaries, CLUSTER KEYSLOT's argument, RedisGears and
-// RedisAI configuration and script arguments.
-var notKeyCommands = []string{"AiScriptexecute", "AiScriptget", "ClusterKeyslot", "FtSearch", "FtSug", "RgConfig"}
+// notKeyTypes are builder types, by name prefix, whose methods above take
+// no key a cluster routes by: FT.SEARCH's INKEYS, suggestion dictionaries,
+// CLUSTER KEYSLOT's argument, RedisGears configuration, and RedisAI
+// script arguments after the script's key.
+var notKeyTypes = []string{"AiScriptexecuteFunction", "AiScriptexecuteKeys", "AiScriptgetKey", "AiScriptgetMeta",
+	"ClusterKeyslot", "FtSearch", "FtSug", "RgConfig"}
 
 // shardChannelCommands take shard channels, which are hashed to slots
 // like keys: their channels must share a slot.
@@ -309,7 +315,7 @@ func IsBuilderKeyMethod(recv string, fn *types.Func) bool {
 	if fn.Name() == "Channel" {
 		return hasAnyPrefix(recv, shardChannelCommands)
 	}
-	return builderKeyMethods[fn.Name()] && !hasAnyPrefix(recv, notKeyCommands)
+	return builderKeyMethods[fn.Name()] && !hasAnyPrefix(recv, notKeyTypes)
 }
 
 func isStringOrStrings(t types.Type) bool {
