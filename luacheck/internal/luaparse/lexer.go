@@ -148,14 +148,6 @@ func (sc *Scanner) skipComments(ch int) error {
 	return nil
 }
 
-func (sc *Scanner) scanIdent(ch int, buf *bytes.Buffer) error {
-	writeChar(buf, ch)
-	for isIdent(sc.Peek(), 1) {
-		writeChar(buf, sc.Next())
-	}
-	return nil
-}
-
 func (sc *Scanner) scanDecimal(ch int, buf *bytes.Buffer) error {
 	writeChar(buf, ch)
 	for isDecimal(sc.Peek()) {
@@ -303,6 +295,16 @@ var reservedWords = map[string]int{
 	"return": TReturn, "repeat": TRepeat, "then": TThen, "true": TTrue,
 	"until": TUntil, "while": TWhile, "goto": TGoto}
 
+// reservedWordText maps a reserved word to itself, so that scanning one
+// takes the map's string instead of allocating a new one.
+var reservedWordText = func() map[string]string {
+	m := make(map[string]string, len(reservedWords))
+	for w := range reservedWords {
+		m[w] = w
+	}
+	return m
+}()
+
 func (sc *Scanner) Scan(lexer *Lexer) (ast.Token, error) {
 redo:
 	var err error
@@ -327,14 +329,19 @@ redo:
 
 	switch {
 	case isIdent(ch, 0):
-		tok.Type = TIdent
-		err = sc.scanIdent(ch, buf)
-		tok.Str = buf.String()
-		if err != nil {
-			goto finally
+		// A name is its source bytes: take them in one piece rather than
+		// byte by byte through buf, and a reserved word's text from the
+		// table rather than allocating it.
+		start := sc.off - 1
+		for sc.off < len(sc.src) && isIdent(int(sc.src[sc.off]), 1) {
+			sc.off++
+			sc.Pos.Column++
 		}
-		if typ, ok := reservedWords[tok.Str]; ok {
-			tok.Type = typ
+		name := sc.src[start:sc.off]
+		if kw, ok := reservedWordText[string(name)]; ok {
+			tok.Type, tok.Str = reservedWords[kw], kw
+		} else {
+			tok.Type, tok.Str = TIdent, string(name)
 		}
 	case isDecimal(ch):
 		tok.Type = TNumber
