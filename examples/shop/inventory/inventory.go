@@ -38,12 +38,13 @@ func (s *Store) Take(ctx context.Context, sku string, n int64) (bool, error) {
 	return true, s.rdb.Set(ctx, stockKey(sku), have-n, 0).Err()
 }
 
-// hold reserves units for a cart for a while: the reservation is kept
-// next to the stock, under the stock key with ":held" appended.
+// hold takes units from a SKU's reservable count (KEYS[1], which a job
+// refills from the stock) and records the reservation next to it, under
+// the same key with ":held" appended.
 var hold = redis.NewScript(`
-local stock = tonumber(redis.call('GET', KEYS[1]) or '0')
+local left = tonumber(redis.call('GET', KEYS[1]) or '0')
 local want = tonumber(ARGV[1])
-if stock < want then
+if left < want then
   return 0
 end
 redis.call('DECRBY', KEYS[1], want)
@@ -54,8 +55,8 @@ return 1
 // Hold reserves n units of a SKU for 15 minutes.
 func (s *Store) Hold(ctx context.Context, sku string, n int64) (bool, error) {
 	// LUA202: the script writes KEYS[1] .. ':held', which shares KEYS[1]'s
-	// slot only if KEYS[1] has a hash tag; "hold:" + sku has none.
-	ok, err := hold.Run(ctx, s.rdb, []string{"hold:" + sku}, n).Int()
+	// slot only if KEYS[1] has a hash tag; "reservable:" + sku has none.
+	ok, err := hold.Run(ctx, s.rdb, []string{"reservable:" + sku}, n).Int()
 	return ok == 1, err
 }
 
