@@ -18,3 +18,28 @@ func BenchmarkAnalyze(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(cases))*float64(b.N)/b.Elapsed().Seconds(), "files/s")
 }
+
+// BenchmarkCheckFiles reads and checks the scripts of testdata/lua from
+// disk, as the command does, on one goroutine and on one per CPU.
+func BenchmarkCheckFiles(b *testing.B) {
+	cases := loadCases(b)
+	paths := make([]string, len(cases))
+	var size int64
+	for i, c := range cases {
+		paths[i] = c.path
+		size += int64(len(c.src))
+	}
+	for _, bc := range []struct {
+		name    string
+		workers int
+	}{{"sequential", 1}, {"parallel", 0}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(size)
+			b.ReportAllocs()
+			for b.Loop() {
+				CheckFiles(paths, bc.workers, func(string, []byte) Options { return Options{} })
+			}
+			b.ReportMetric(float64(len(paths))*float64(b.N)/b.Elapsed().Seconds(), "files/s")
+		})
+	}
+}

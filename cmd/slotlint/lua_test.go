@@ -141,3 +141,29 @@ func TestLuaCorpus(t *testing.T) {
 		t.Errorf("rule cases: %d", code)
 	}
 }
+
+// BenchmarkLua runs the lua command in process over the rule cases, as
+// "slotlint lua testdata/lua" does, output included.
+func BenchmarkLua(b *testing.B) {
+	files, err := luaFiles([]string{"../../testdata/lua"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var size int64
+	for _, f := range files {
+		info, err := os.Stat(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		size += info.Size()
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"lua", "../../testdata/lua"}, strings.NewReader(""), &stdout, &stderr); code != 1 {
+			b.Fatalf("exit %d: %s", code, stderr.String())
+		}
+	}
+	b.ReportMetric(float64(len(files))*float64(b.N)/b.Elapsed().Seconds(), "files/s")
+}

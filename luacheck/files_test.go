@@ -1,0 +1,97 @@
+package luacheck
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestCheckFiles: reading files with any number of workers, each reusing
+// its read buffer, gives the findings Check gives on the same bytes, in
+// the order of the paths; unreadable files are errors, not findings.
+func TestCheckFiles(t *testing.T) {
+	cases := loadCases(t)
+	var paths []string
+	want := map[string][]Finding{}
+	for _, c := range cases {
+		paths = append(paths, c.path)
+		opts := c.opts
+		opts.Filename = c.path
+		want[c.path] = Check(c.src, opts)
+	}
+	// A big file first, so later small ones land in a buffer with stale
+	// bytes past their end.
+	big := filepath.Join(t.TempDir(), "big.lua")
+	if err := os.WriteFile(big, []byte(strings.Repeat("local x = 1\n", 5000)+"y = 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want[big] = Check([]byte(strings.Repeat("local x = 1\n", 5000)+"y = 2\n"), Options{Filename: big})
+	missing := filepath.Join(t.TempDir(), "missing.lua")
+	paths = append([]string{big, missing}, paths...)
+	optsFor := func(path string, _ []byte) Options {
+		for _, c := range cases {
+			if c.path == path {
+				return c.opts
+			}
+		}
+		return Options{}
+	}
+	for _, workers := range []int{1, 2, 7, 0} {
+		res := CheckFiles(paths, workers, optsFor)
+		if len(res) != len(paths) {
+			t.Fatalf("workers=%d: %d results for %d paths", workers, len(res), len(paths))
+		}
+		for i, r := range res {
+			if r.Path != paths[i] {
+				t.Fatalf("workers=%d: result %d is %s, want %s", workers, i, r.Path, paths[i])
+			}
+			if r.Path == missing {
+				if !errors.Is(r.Err, fs.ErrNotExist) || !strings.Contains(r.Err.Error(), "open "+missing) {
+					t.Errorf("workers=%d: missing file: %v", workers, r.Err)
+				}
+				continue
+			}
+			if r.Err != nil {
+				t.Fatalf("workers=%d: %s: %v", workers, r.Path, r.Err)
+			}
+			if !reflect.DeepEqual(r.Findings, want[r.Path]) {
+				t.Errorf("workers=%d: %s:\ngot  %v\nwant %v", workers, r.Path, r.Findings, want[r.Path])
+			}
+		}
+	}
+	if res := CheckFiles(nil, 0, optsFor); len(res) != 0 {
+		t.Errorf("no paths: %v", res)
+	}
+}
+
+// TestReadLimited: the read stops one byte past the limit, and a reused
+// buffer's old contents do not leak into a shorter file.
+func TestReadLimited(t *testing.T) {
+	dir := t.TempDir()
+	long, short := filepath.Join(dir, "long.lua"), filepath.Join(dir, "short.lua")
+	if err := os.WriteFile(long, []byte(strings.Repeat("x", 100)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(short, []byte("return 1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src, err := readLimited(long, 10, nil)
+	if err != nil || len(src) != 11 {
+		t.Fatalf("limited read: %d bytes, %v", len(src), err)
+	}
+	src, err = readLimited(long, 1000, nil)
+	if err != nil || len(src) != 100 {
+		t.Fatalf("full read: %d bytes, %v", len(src), err)
+	}
+	src, err = readLimited(short, 1000, src)
+	if err != nil || string(src) != "return 1" {
+		t.Fatalf("reused buffer: %q, %v", src, err)
+	}
+	if _, err := readLimited(dir, 1000, nil); err == nil || !strings.Contains(err.Error(), "reading "+dir) {
+		t.Errorf("directory: %v", err)
+	}
+}
