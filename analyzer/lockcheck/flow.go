@@ -168,3 +168,46 @@ func (f *fn) decidedBy(a, b *ast.CallExpr, cond func(ast.Expr) bool) bool {
 
 // within reports whether p lies in n.
 func within(p token.Pos, n ast.Node) bool { return n.Pos() <= p && p < n.End() }
+
+// loopAround returns the innermost for or range statement of the function
+// (not of a nested literal) that holds both a and b, or nil.
+func (f *fn) loopAround(a, b *ast.CallExpr) ast.Stmt {
+	var loop ast.Stmt
+	ast.Inspect(f.body, func(n ast.Node) bool {
+		if n == nil || !within(a.Pos(), n) || !within(b.Pos(), n) {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ForStmt, *ast.RangeStmt:
+			loop = n.(ast.Stmt)
+		}
+		return true
+	})
+	return loop
+}
+
+// beforeInIteration reports whether b can follow a within one iteration of
+// loop: without going back through the loop's head.
+func (f *fn) beforeInIteration(a, b *ast.CallExpr, loop ast.Stmt) bool {
+	la, ok1 := f.locOf(a)
+	lb, ok2 := f.locOf(b)
+	if !ok1 || !ok2 {
+		return false
+	}
+	if la.b == lb.b && (lb.i > la.i || lb.i == la.i && evaluatedBefore(a, b)) {
+		return true
+	}
+	var head *cfg.Block
+	for _, blk := range f.g.Blocks {
+		if blk.Stmt == loop && (blk.Kind == cfg.KindForLoop || blk.Kind == cfg.KindRangeLoop) {
+			head = blk
+			break
+		}
+	}
+	if head == nil {
+		return reaches(la.b.Succs, lb.b, nil)
+	}
+	return reaches(la.b.Succs, lb.b, head)
+}

@@ -29,7 +29,7 @@ func (c *checker) lostUpdate() {
 				if r.field != nil && !r.fkey.Equal(w.fkey) {
 					continue
 				}
-				if !f.before(r.at, w.at) || otherClient(f, r, w) {
+				if !f.before(r.at, w.at) || otherClient(f, r, w) || !c.sameKeyAfter(f, r, w) {
 					continue
 				}
 				if t == nil {
@@ -43,6 +43,21 @@ func (c *checker) lostUpdate() {
 			}
 		}
 	}
+}
+
+// sameKeyAfter reports whether the write can hit the key the read read:
+// when the write follows the read only in a later iteration of a loop
+// around both, its key is the one that iteration builds, which differs
+// when the key is made from values that change per iteration.
+func (c *checker) sameKeyAfter(f *fn, r, w *event) bool {
+	loop := f.loopAround(r.at, w.at)
+	if loop == nil || f.beforeInIteration(r.at, w.at, loop) {
+		return true
+	}
+	if !c.x.Vary(w.key, loop).Equal(r.key) {
+		return false
+	}
+	return r.field == nil || c.x.Vary(w.fkey, loop).Equal(r.fkey)
 }
 
 // underLock reports whether a lock is taken before the read on some path

@@ -255,3 +255,44 @@ func others(rdb *redis.Client, id string) {
 	rdb.Set(ctx, "z:"+id, 1, 0)
 	rdb.Get(ctx, "z:"+id)
 }
+
+// Silent: each iteration writes then reads back its own key; the read of
+// one iteration only decides whether the next iteration's write, to
+// another key, happens.
+func writeThenVerify(rdb *redis.Client, worker int, n int) error {
+	for i := 0; i < n; i++ {
+		key := "pair:" + strconv.Itoa(worker) + ":" + strconv.Itoa(i)
+		if err := rdb.Set(ctx, key, "v", 0).Err(); err != nil {
+			return err
+		}
+		if got, err := rdb.Get(ctx, key).Result(); err != nil || got != "v" {
+			return err
+		}
+	}
+	return nil
+}
+
+// The same loop over one key per worker: the next iteration's SET of the
+// same key is decided by this iteration's GET.
+func writeThenVerifyOneKey(rdb *redis.Client, worker int, n int) error {
+	key := "noise:" + strconv.Itoa(worker)
+	for i := 0; i < n; i++ {
+		want := "v" + strconv.Itoa(i)
+		if err := rdb.Set(ctx, key, want, 0).Err(); err != nil { // want `SET of "noise:" \+ strconv.Itoa\(worker\) depends on the GET before it`
+			return err
+		}
+		if got, err := rdb.Get(ctx, key).Result(); err != nil || got != want {
+			return err
+		}
+	}
+	return nil
+}
+
+// A running total per range element, the read and write in one iteration:
+// the key varies, but the write follows the read within the iteration.
+func perItemTotals(rdb *redis.Client, items []string) {
+	for _, item := range items {
+		n, _ := rdb.Get(ctx, "total:"+item).Int()
+		rdb.Set(ctx, "total:"+item, n+1, 0) // want `SET of "total:" \+ item depends on the GET before it`
+	}
+}
