@@ -5,10 +5,14 @@
 //
 //   - the scanner reads the source from a byte slice instead of byte by
 //     byte through a bufio.Reader, and reuses one token buffer;
-//   - one-character tokens take their text from a table instead of
+//   - names are taken from the source in one piece, and one-character
+//     tokens and reserved words take their text from a table instead of
 //     allocating it;
-//   - parser stacks are pooled across parses instead of allocated per
-//     parse and regrown.
+//   - parser stacks, scanner, lexer and parser state are pooled across
+//     parses instead of allocated per parse;
+//   - a parser stack entry keeps a token's text and line and column (the
+//     source name is the scanner's) instead of the whole ast.Token, so the
+//     entries the parser copies on every shift and reduction are smaller.
 //
 // The grammar, the tokens, the AST (gopher-lua's ast package) and the error
 // values and messages are upstream's: TestSameAsUpstream and

@@ -473,7 +473,7 @@ func (lx *Lexer) Lex(lval *yySymType) int {
 	if tok.Type < 0 {
 		return 0
 	}
-	lval.token = tok
+	lval.token = symToken{Str: tok.Str, Pos: symPos{Line: tok.Pos.Line, Column: tok.Pos.Column}}
 	lx.Token = tok
 	return int(tok.Type)
 }
@@ -482,8 +482,9 @@ func (lx *Lexer) Error(message string) {
 	panic(lx.scanner.Error(lx.Token.Str, message))
 }
 
-func (lx *Lexer) TokenError(tok ast.Token, message string) {
-	panic(lx.scanner.TokenError(tok, message))
+func (lx *Lexer) TokenError(tok symToken, message string) {
+	pos := ast.Position{Source: lx.scanner.Pos.Source, Line: tok.Pos.Line, Column: tok.Pos.Column}
+	panic(lx.scanner.TokenError(ast.Token{Pos: pos, Str: tok.Str}, message))
 }
 
 // Parse parses a chunk held in memory.
@@ -518,6 +519,17 @@ func Parse(src []byte, name string) (chunk []ast.Stmt, err error) {
 	chunk = lexer.Stmts
 	return
 }
+
+// symToken is what the grammar's actions use of a token: its text and
+// position (the source name is the scanner's). Upstream keeps the whole
+// ast.Token in every parser stack entry, and the parser copies entries on
+// every shift and reduction: the smaller entry is faster to copy.
+type symToken struct {
+	Str string
+	Pos symPos
+}
+
+type symPos struct{ Line, Column int }
 
 // parseState is what one parse needs besides its stack, pooled: upstream
 // allocates a scanner, a lexer and a parser per parse.

@@ -17,7 +17,7 @@ import (
 //line parser.go.y:34
 type yySymType struct {
 	yys   int
-	token ast.Token
+	token symToken
 
 	stmts []ast.Stmt
 	stmt  ast.Stmt
