@@ -112,6 +112,15 @@ func slotlintBinary(tb testing.TB) string {
 // vet runs go vet with extra flags over pattern. go vet exits non-zero when it
 // reports findings; only a failure to run at all is an error here.
 func vet(tb testing.TB, dir, gocache string, flags ...string) (stderr []byte) {
+	stderr, _ = vetCPU(tb, dir, gocache, flags...)
+	return stderr
+}
+
+// vetCPU is vet that also returns the CPU time (user and system) of go vet
+// and of every process it ran and waited for: the vet tool's runs and
+// compilations. Unlike wall time, it does not grow with load from other
+// work on the machine.
+func vetCPU(tb testing.TB, dir, gocache string, flags ...string) (stderr []byte, cpu time.Duration) {
 	args := append([]string{"vet"}, flags...)
 	args = append(args, "./...")
 	cmd := exec.Command("go", args...)
@@ -123,7 +132,7 @@ func vet(tb testing.TB, dir, gocache string, flags ...string) (stderr []byte) {
 	if _, ok := err.(*exec.ExitError); err != nil && !ok {
 		tb.Fatalf("go %v: %v", args, err)
 	}
-	return errBuf.Bytes()
+	return errBuf.Bytes(), cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 }
 
 // BenchmarkVet times both tools over each module. Every iteration runs both,
@@ -135,28 +144,32 @@ func BenchmarkVet(b *testing.B) {
 		dir := moduleDir(b, t.module)
 		warm := warmCache(b, dir)
 		b.Run(t.name, func(b *testing.B) {
-			var govet, slotlint time.Duration
-			timed := func(flags ...string) time.Duration {
+			var govet, slotlint, govetCPU, slotlintCPU time.Duration
+			timed := func(wall, cpu *time.Duration, flags ...string) {
 				c := cacheCopy(b, warm)
 				defer os.RemoveAll(filepath.Dir(c))
 				start := time.Now()
-				vet(b, dir, c, flags...)
-				return time.Since(start)
+				_, used := vetCPU(b, dir, c, flags...)
+				*wall += time.Since(start)
+				*cpu += used
 			}
 			i := 0
 			for b.Loop() {
 				if i%2 == 0 {
-					govet += timed()
-					slotlint += timed("-vettool=" + bin)
+					timed(&govet, &govetCPU)
+					timed(&slotlint, &slotlintCPU, "-vettool="+bin)
 				} else {
-					slotlint += timed("-vettool=" + bin)
-					govet += timed()
+					timed(&slotlint, &slotlintCPU, "-vettool="+bin)
+					timed(&govet, &govetCPU)
 				}
 				i++
 			}
 			b.ReportMetric(govet.Seconds()/float64(i), "go-vet-s/op")
 			b.ReportMetric(slotlint.Seconds()/float64(i), "slotlint-s/op")
 			b.ReportMetric(slotlint.Seconds()/govet.Seconds(), "slotlint/go-vet")
+			b.ReportMetric(govetCPU.Seconds()/float64(i), "go-vet-cpu-s/op")
+			b.ReportMetric(slotlintCPU.Seconds()/float64(i), "slotlint-cpu-s/op")
+			b.ReportMetric(slotlintCPU.Seconds()/govetCPU.Seconds(), "cpu-slotlint/go-vet")
 		})
 	}
 }
