@@ -207,8 +207,8 @@ func (sc *Scanner) scanString(quote int, buf *bytes.Buffer) error {
 	return nil
 }
 
-func (sc *Scanner) scanEscape(ch int, buf *bytes.Buffer) error {
-	ch = sc.Next()
+func (sc *Scanner) scanEscape(_ int, buf *bytes.Buffer) error {
+	ch := sc.Next()
 	switch ch {
 	case 'a':
 		buf.WriteByte('\a')
