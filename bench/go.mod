@@ -5,13 +5,15 @@ go 1.26.0
 require (
 	github.com/hibiken/asynq v0.26.0
 	github.com/redis/go-redis/v9 v9.23.0
+	github.com/redis/rueidis v1.0.79
+	github.com/valkey-io/valkey-go v1.0.79
 )
 
 require (
 	github.com/bsm/redislock v0.9.4
 	github.com/go-redsync/redsync/v4 v4.18.1
 	github.com/sigurn/crc16 v0.0.0-20211026045750-20ab5afb07e3 // indirect
-	github.com/yuin/gopher-lua v1.1.2 // indirect
+	github.com/yuin/gopher-lua v1.1.2
 )
 
 require (
