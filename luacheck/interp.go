@@ -99,13 +99,15 @@ type loopCtx struct {
 }
 
 type interp struct {
-	c      *checker
-	scope  *scope
-	frame  *frame
-	logs   []*writeLog
-	loops  []*loopCtx
-	holes  holeCounter
-	budget int
+	c     *checker
+	scope *scope
+	frame *frame
+	logs  []*writeLog
+	// freeLogs are popped logs kept for reuse.
+	freeLogs []*writeLog
+	loops    []*loopCtx
+	holes    holeCounter
+	budget   int
 	// analysed records function bodies already walked, so functions never
 	// called can be walked once at the end.
 	analysed map[*ast.FunctionExpr]bool
@@ -165,7 +167,12 @@ func (in *interp) setVar(v *variable, val value) {
 }
 
 func (in *interp) pushLog() *writeLog {
-	l := &writeLog{}
+	var l *writeLog
+	if n := len(in.freeLogs); n > 0 {
+		l, in.freeLogs = in.freeLogs[n-1], in.freeLogs[:n-1]
+	} else {
+		l = &writeLog{}
+	}
 	in.logs = append(in.logs, l)
 	return l
 }
@@ -176,24 +183,27 @@ func (in *interp) popLog() *writeLog {
 	return l
 }
 
+// releaseLog keeps a popped log's storage for the next pushLog.
+func (in *interp) releaseLog(l *writeLog) {
+	clear(l.entries)
+	l.entries = l.entries[:0]
+	in.freeLogs = append(in.freeLogs, l)
+}
+
 // branches runs each path from the same starting state and joins the
 // variables they wrote. A nil path is the path that does nothing.
 func (in *interp) branches(paths ...func()) {
+	// ws lists the variables the paths wrote, in the order first written;
+	// a variable's value after path i is afters[w.at+i] when sets[w.at+i],
+	// otherwise before. Flat slices rather than two per variable.
 	type written struct {
 		v      *variable
 		before value
-		after  []value // per path; unset paths keep before
-		set    []bool
+		at     int
 	}
-	var ws []*written
-	find := func(v *variable) *written {
-		for _, w := range ws {
-			if w.v == v {
-				return w
-			}
-		}
-		return nil
-	}
+	var ws []written
+	var afters []value
+	var sets []bool
 	for i, p := range paths {
 		l := in.pushLog()
 		if p != nil {
@@ -201,21 +211,30 @@ func (in *interp) branches(paths ...func()) {
 		}
 		in.popLog()
 		for _, e := range l.entries {
-			w := find(e.v)
-			if w == nil {
-				w = &written{v: e.v, before: e.old, after: make([]value, len(paths)), set: make([]bool, len(paths))}
-				ws = append(ws, w)
+			k := -1
+			for j := range ws {
+				if ws[j].v == e.v {
+					k = j
+					break
+				}
 			}
-			w.after[i], w.set[i] = e.v.val, true
+			if k < 0 {
+				k = len(ws)
+				ws = append(ws, written{v: e.v, before: e.old, at: len(afters)})
+				afters = append(afters, make([]value, len(paths))...)
+				sets = append(sets, make([]bool, len(paths))...)
+			}
+			afters[ws[k].at+i], sets[ws[k].at+i] = e.v.val, true
 			e.v.val = e.old
 		}
+		in.releaseLog(l)
 	}
 	for _, w := range ws {
 		var j value
 		for i := range paths {
 			nv := w.before
-			if w.set[i] {
-				nv = w.after[i]
+			if sets[w.at+i] {
+				nv = afters[w.at+i]
 			}
 			if i == 0 {
 				j = nv
@@ -380,6 +399,17 @@ func (in *interp) functionValue(fe *ast.FunctionExpr) value {
 // exprList evaluates expressions; a call or "..." in the last position
 // expands to all its results.
 func (in *interp) exprList(es []ast.Expr) []value {
+	if len(es) == 1 {
+		// A lone call's results are the list: no copy. The slice is fresh
+		// or a finished frame's returns, and no caller writes to it. The
+		// list is never nil: callFunction reads nil args as "unknown".
+		if call, ok := es[0].(*ast.FuncCallExpr); ok {
+			if out := in.call(call); out != nil {
+				return out
+			}
+			return []value{}
+		}
+	}
 	out := make([]value, 0, len(es))
 	for i, e := range es {
 		if i == len(es)-1 {
