@@ -381,7 +381,7 @@ func (c *Client) attempt(ctx context.Context, req *obtainRequest, queued string,
 	}
 	req.args[len(req.args)-1] = ticket
 	start := time.Now()
-	reply, err := c.run(ctx, req.script, req.keys, req.args...)
+	reply, err := c.runBatched(ctx, req.script, req.keys, req.args...)
 	if err != nil {
 		return nil, obtainReply{}, fmt.Errorf("obtaining %q: %w", req.key, err)
 	}
@@ -493,7 +493,7 @@ func (l *Lock) Release(ctx context.Context) error {
 	if token == nil {
 		token = l.token
 	}
-	reply, err := l.c.run(ctx, releaseScript, keys, token, l.c.handoffArg, handOver)
+	reply, err := l.c.runBatched(ctx, releaseScript, keys, token, l.c.handoffArg, handOver)
 	if err != nil {
 		return fmt.Errorf("releasing %q: %w", l.key, err)
 	}
