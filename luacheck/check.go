@@ -2,10 +2,11 @@ package luacheck
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 
@@ -146,15 +147,8 @@ func Analyze(src []byte, opts Options) *Result {
 	c := &checker{opts: opts, res: res}
 	c.run(src)
 	c.applySuppressions()
-	sort.SliceStable(res.Findings, func(i, j int) bool {
-		a, b := res.Findings[i].Pos, res.Findings[j].Pos
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Column != b.Column {
-			return a.Column < b.Column
-		}
-		return res.Findings[i].Rule < res.Findings[j].Rule
+	slices.SortStableFunc(res.Findings, func(a, b Finding) int {
+		return cmp.Or(cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Column, b.Pos.Column), strings.Compare(a.Rule, b.Rule))
 	})
 	return res
 }
