@@ -31,6 +31,7 @@ var cases = map[string]caseFunc{
 	"evalHoles": evalHoles, "evalTagged": evalTagged, "evalLiteral": evalLiteral,
 	"scriptRun": scriptRun, "scriptRunTagged": scriptRunTagged,
 	"singleKey": singleKey,
+	"methods":   methods, "methodsTagged": methodsTagged,
 }
 
 // SL1001
@@ -134,6 +135,26 @@ func builders(ctx context.Context, c redis.UniversalClient, id string) error {
 // clean
 func buildersTagged(ctx context.Context, c redis.UniversalClient, id string) error {
 	return c.MGet(ctx, profileTag(id), settingsTag(id)).Err()
+}
+
+// gtQueue builds its keys in methods, from its fields.
+type gtQueue struct{ name string }
+
+func (q *gtQueue) pending() string { return "gt:q:{" + q.name + "}:pending" }
+func (q *gtQueue) running() string { return "gt:q:{" + q.name + "}:running" }
+func (q *gtQueue) stats() string   { return "gt:q:stats:" + q.name }
+func (q *gtQueue) lease() string   { return "gt:q:lease:" + q.name }
+
+// SL1002
+func methods(ctx context.Context, c redis.UniversalClient, id string) error {
+	q := &gtQueue{name: id}
+	return c.Del(ctx, q.stats(), q.lease()).Err()
+}
+
+// clean
+func methodsTagged(ctx context.Context, c redis.UniversalClient, id string) error {
+	q := &gtQueue{name: id}
+	return c.Exists(ctx, q.pending(), q.running()).Err()
 }
 
 // SL1002

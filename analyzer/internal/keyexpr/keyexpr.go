@@ -514,8 +514,59 @@ func (x *Extractor) builder(fn *types.Func, call *ast.CallExpr, ev *env, depth i
 		if strings.HasPrefix(h.ID, "g:") {
 			return slot.Key{}, false
 		}
+		if k, ok := x.bindReceiver(h, fn, call, ev, depth); ok {
+			return k, true
+		}
 		return x.hole(fmt.Sprintf("%s@call%d", h.ID, call.Pos()), h.Label, call.Pos()), true
 	})
+}
+
+// recvID is the hole of a method's receiver in its summary; its fields
+// are recvID.name, printed ones class(recvID.name).
+const recvID = "recv"
+
+// bindReceiver gives a summary's receiver hole (or a field of it, printed
+// or not) the value of the receiver at this call, so two methods of one
+// value (q.pending(), q.running()) build keys from the same q.name. Only a
+// receiver that is one named value binds; otherwise each call has its own.
+func (x *Extractor) bindReceiver(h slot.Hole, fn *types.Func, call *ast.CallExpr, ev *env, depth int) (slot.Key, bool) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return slot.Key{}, false
+	}
+	if s, ok := x.info.Selections[sel]; !ok || s.Kind() != types.MethodVal {
+		return slot.Key{}, false
+	}
+	sig, _ := fn.Type().(*types.Signature)
+	if sig == nil || sig.Recv() == nil {
+		return slot.Key{}, false
+	}
+	base := x.key(sel.X, ev, depth).Parts()
+	if len(base) != 1 || base[0].Hole == nil || strings.HasPrefix(base[0].Hole.ID, "u@") {
+		return slot.Key{}, false
+	}
+	id, ok := replaceReceiver(h.ID, base[0].Hole.ID)
+	if !ok {
+		return slot.Key{}, false
+	}
+	lbl := h.Label
+	if rest, ok := strings.CutPrefix(lbl, sig.Recv().Name()); ok {
+		lbl = base[0].Hole.Label + rest
+	}
+	return x.hole(id, lbl, x.holePos[base[0].Hole.ID]), true
+}
+
+// replaceReceiver rewrites "recv", "recv.f" or "class(recv.f)" onto base.
+func replaceReceiver(id, base string) (string, bool) {
+	if id == recvID || strings.HasPrefix(id, recvID+".") {
+		return base + id[len(recvID):], true
+	}
+	if open := strings.IndexByte(id, '('); open >= 0 && strings.HasSuffix(id, ")") {
+		if inner, ok := replaceReceiver(id[open+1:len(id)-1], base); ok {
+			return id[:open+1] + inner + ")", true
+		}
+	}
+	return "", false
 }
 
 func (x *Extractor) summary(fn *types.Func) (slot.Key, bool) {
@@ -541,6 +592,9 @@ func (x *Extractor) summaryDepth(fn *types.Func, depth int) (slot.Key, bool) {
 	for i := 0; i < sig.Params().Len(); i++ {
 		p := sig.Params().At(i)
 		ev.params[p] = slot.HoleKey(paramID(i), p.Name())
+	}
+	if r := sig.Recv(); r != nil && r.Name() != "" && r.Name() != "_" {
+		ev.params[r] = slot.HoleKey(recvID, r.Name())
 	}
 	var keys []slot.Key
 	failed := false

@@ -165,3 +165,24 @@ func suppressed(rdb *redis.Client, id string) {
 	//slotlint:ignore SL1001 wrong rule: does not silence SL1002
 	rdb.MGet(ctx, "x:"+id, "y:"+id) // want `MGET keys`
 }
+
+// queue builds its keys in methods from its name, the hash tag.
+type queue struct {
+	name string
+	id   int
+}
+
+func (q *queue) pending() string { return "jobs:{" + q.name + "}:pending" }
+func (q *queue) running() string { return "jobs:{" + q.name + "}:running" }
+func (q *queue) stats() string   { return fmt.Sprintf("stats:%d", q.id) }
+func (q *queue) lease() string   { return fmt.Sprintf("lease:%d", q.id) }
+
+// Silent: both keys come from the same queue's name.
+func claim(rdb *redis.Client, q *queue) {
+	rdb.RPopLPush(ctx, q.pending(), q.running())
+}
+
+func move(rdb *redis.Client, from, to *queue) {
+	rdb.RPopLPush(ctx, from.pending(), to.running()) // want `RPOPLPUSH keys "jobs:\{" \+ from.name \+ "\}:pending" and "jobs:\{" \+ to.name \+ "\}:running"`
+	rdb.Del(ctx, from.stats(), from.lease())         // want `DEL keys "stats:" \+ from.id and "lease:" \+ from.id share no hash tag`
+}
