@@ -28,7 +28,8 @@
 // them queued does not free the lock but reserves it, for a short hand-off
 // window, for the ticket it pushes to that list, which Redis gives to the
 // longest-blocked waiter; newcomers, the releaser included, queue behind it,
-// and a waiter that died holds the lock up for the window only. A lock is a
+// and a waiter that died holds the lock up for the window only. Concurrent
+// lock calls of one Client share round trips (pipelines). A lock is a
 // hash with the owner's random token, a reentry count and a fencing token; the same token re-enters, Release
 // leaves once and deletes the lock at the last entry, and Refresh and Release
 // check the token. Lock.KeepAlive renews in the background and returns a

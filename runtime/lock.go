@@ -132,11 +132,16 @@ type obtainRequest struct {
 }
 
 // Obtain takes the lock at key for ttl, waiting while another owner holds
-// it until ctx ends. Each attempt is one script call; between attempts it
-// waits a random time below an exponentially growing bound, capped by the
-// holder's remaining TTL (full jitter). Goroutines of this Client that wait
-// for the same key take turns: one polls Redis, the others wait in process,
-// and a release through this Client wakes the poller at once.
+// it until ctx ends. Each attempt is one script call. A caller that finds
+// the lock held queues in it and blocks on the lock's wake-up list; the
+// release hands the lock to the longest-blocked waiter (see
+// Options.HandoffWindow), so a releaser that asks again queues behind the
+// others.
+// Waits are bounded by the holder's remaining TTL, so a holder that died is
+// replaced once its lock expires. Goroutines of this Client that wait for
+// the same key take turns: one waits through Redis, the others in process,
+// and a release through this Client hands over to that one directly.
+// Concurrent attempts and releases of one Client share round trips.
 //
 // Errors: ErrInvalidArgument (empty key, ttl below 1ms), ErrCrossSlot (key
 // without hash tag), ErrWrongType (key or its fencing counter holds other
