@@ -309,13 +309,19 @@ var shardChannelCommands = []string{"Spublish", "Ssubscribe", "Sunsubscribe", "P
 // keys to the command (the rueidis builder computes their slot).
 func IsBuilderKeyMethod(recv string, fn *types.Func) bool {
 	sig := fn.Type().(*types.Signature)
-	if sig.Params().Len() == 0 || !isStringOrStrings(sig.Params().At(0).Type()) {
+	return sig.Params().Len() > 0 && builderKeyMethod(recv, fn.Name(), isStringOrStrings(sig.Params().At(0).Type()))
+}
+
+// builderKeyMethod is IsBuilderKeyMethod by name, given whether the
+// method's first parameter is a string or strings.
+func builderKeyMethod(recv, name string, stringParam bool) bool {
+	if !stringParam {
 		return false
 	}
-	if fn.Name() == "Channel" {
+	if name == "Channel" {
 		return hasAnyPrefix(recv, shardChannelCommands)
 	}
-	return builderKeyMethods[fn.Name()] && !hasAnyPrefix(recv, notKeyTypes)
+	return builderKeyMethods[name] && !hasAnyPrefix(recv, notKeyTypes)
 }
 
 func isStringOrStrings(t types.Type) bool {

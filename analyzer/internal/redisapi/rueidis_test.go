@@ -1,9 +1,13 @@
 package redisapi
 
 import (
+	"bytes"
+	"encoding/json"
 	"go/ast"
 	"go/types"
+	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -182,4 +186,102 @@ func TestTableMatchesRueidisCompat(t *testing.T) {
 var absentInRueidisCompat = []string{
 	"Cmdable.BLMoveM", "Cmdable.BitOpAndOr", "Cmdable.BitOpDiff", "Cmdable.BitOpDiff1", "Cmdable.BitOpOne",
 	"Cmdable.FCallRo", "Cmdable.LMoveM", "Cmdable.SDiffCard", "Cmdable.SUnionCard",
+}
+
+// builtWord and builtCommand are the JSON lines of builderdump (in the
+// rueidis test module): commands built through every builder type, with
+// the method and argument each word comes from.
+type builtWord struct {
+	Text     string `json:"text"`
+	Recv     string `json:"recv"`
+	Method   string `json:"method"`
+	Arg      int    `json:"arg"`
+	Variadic bool   `json:"variadic"`
+	StrParam bool   `json:"strParam"`
+}
+
+type builtCommand struct {
+	Start string      `json:"start"`
+	Argv  []builtWord `json:"argv"`
+}
+
+// TestBuilderKeyPositions builds a command through every builder type with
+// the real rueidis builder, and checks that the words the front end takes
+// as keys (from key methods: every argument of a variadic one, the first
+// of the others) are exactly those Redis's key specs locate in the argv,
+// for every command whose keys the specs locate. It runs in the rueidis
+// test module, which holds the client.
+func TestBuilderKeyPositions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds every command with the real builder")
+	}
+	cmd := exec.Command("go", "run", "./builderdump")
+	cmd.Dir = rueidisModule
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=")
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("builderdump: %v", err)
+	}
+	checked, multi := 0, 0
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for dec.More() {
+		var c builtCommand
+		if err := dec.Decode(&c); err != nil {
+			t.Fatal(err)
+		}
+		argv := make([]rediscmd.Arg, len(c.Argv))
+		for i, w := range c.Argv {
+			argv[i] = rediscmd.Arg{Text: w.Text, Known: true}
+		}
+		rc := rediscmd.Resolve(argv)
+		if rc == nil || hasAnyPrefix(c.Start, shardChannelCommands) || c.Start == "DebugObject" {
+			// Newer than the table, a module's, shard channels (no keys to
+			// the specs), or DEBUG OBJECT key, whose key Redis's DEBUG
+			// entry does not describe.
+			continue
+		}
+		refs, complete := rc.Keys(argv)
+		if !complete {
+			continue
+		}
+		want := map[int]bool{}
+		for _, r := range refs {
+			want[r.Index] = true
+		}
+		got := map[int]bool{}
+		for i, w := range c.Argv {
+			if w.Method != "" && builderKeyMethod(w.Recv, w.Method, w.StrParam) && (w.Variadic || w.Arg == 0) {
+				got[i] = true
+			}
+		}
+		checked++
+		if len(want) > 1 {
+			multi++
+		}
+		if !maps.Equal(got, want) {
+			t.Errorf("%s: %v: front end keys at %v, Redis's key specs at %v", c.Start, texts(c.Argv), sortedKeys(got), sortedKeys(want))
+		}
+	}
+	if checked < 300 || multi < 30 {
+		t.Errorf("only %d commands checked, %d with several keys", checked, multi)
+	}
+	t.Logf("%d commands checked, %d with several keys", checked, multi)
+}
+
+func texts(ws []builtWord) []string {
+	var out []string
+	for _, w := range ws {
+		out = append(out, w.Text)
+	}
+	return out
+}
+
+func sortedKeys(m map[int]bool) []int {
+	var out []int
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Ints(out)
+	return out
 }
