@@ -10,6 +10,14 @@ require (
 )
 
 require (
+	github.com/alexedwards/scs/redisstore v0.0.0-20251002162104-209de6e426de // indirect
+	github.com/dgryski/go-rendezvous v0.0.0-20200823014737-9f7001d12a5f // indirect
+	github.com/go-redis/redis/v8 v8.11.5 // indirect
+	github.com/go-redis/redis_rate/v9 v9.1.2 // indirect
+	github.com/gomodule/redigo v1.9.3 // indirect
+)
+
+require (
 	github.com/bsm/redislock v0.9.4
 	github.com/go-redsync/redsync/v4 v4.18.1
 	github.com/sigurn/crc16 v0.0.0-20211026045750-20ab5afb07e3 // indirect
