@@ -3,19 +3,17 @@ module github.com/slotlint/slotlint/bench
 go 1.26.0
 
 require (
+	github.com/alexedwards/scs/redisstore v0.0.0-20251002162104-209de6e426de
+	github.com/go-redis/redis/v8 v8.11.5
+	github.com/go-redis/redis_rate/v9 v9.1.2
+	github.com/gomodule/redigo v1.9.3
 	github.com/hibiken/asynq v0.26.0
 	github.com/redis/go-redis/v9 v9.23.0
 	github.com/redis/rueidis v1.0.79
 	github.com/valkey-io/valkey-go v1.0.79
 )
 
-require (
-	github.com/alexedwards/scs/redisstore v0.0.0-20251002162104-209de6e426de // indirect
-	github.com/dgryski/go-rendezvous v0.0.0-20200823014737-9f7001d12a5f // indirect
-	github.com/go-redis/redis/v8 v8.11.5 // indirect
-	github.com/go-redis/redis_rate/v9 v9.1.2 // indirect
-	github.com/gomodule/redigo v1.9.3 // indirect
-)
+require github.com/dgryski/go-rendezvous v0.0.0-20200823014737-9f7001d12a5f // indirect
 
 require (
 	github.com/bsm/redislock v0.9.4
