@@ -45,7 +45,17 @@ const rueidisGroundTruth = "./groundtruth"
 // TestRueidisGroundTruthLabels: the suite reports exactly each case's
 // label in the case's function.
 func TestRueidisGroundTruthLabels(t *testing.T) {
-	dir := filepath.Join("testdata", "clients", "rueidis")
+	checkGroundTruthLabels(t, filepath.Join("testdata", "clients", "rueidis"))
+}
+
+// TestRueidisGroundTruthCluster runs the cases against the harness cluster.
+func TestRueidisGroundTruthCluster(t *testing.T) {
+	runGroundTruthCluster(t, filepath.Join("testdata", "clients", "rueidis"))
+}
+
+// checkGroundTruthLabels runs the suite over the ground-truth cases of the
+// client test module in dir.
+func checkGroundTruthLabels(t *testing.T, dir string) {
 	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: dir,
 		Env: append(os.Environ(), "GOWORK=off", "GOFLAGS=")}
 	pkgs, err := packages.Load(cfg, rueidisGroundTruth)
@@ -105,16 +115,16 @@ func TestRueidisGroundTruthLabels(t *testing.T) {
 	}
 }
 
-// TestRueidisGroundTruthCluster runs the cases' own test, in their module,
+// runGroundTruthCluster runs the cases' own test, in their module in dir,
 // against the harness cluster: each labelled case must meet a cross-slot
 // error for some input, each clean one never. The harness's environment
 // (and CI, under which a missing server fails) passes through.
-func TestRueidisGroundTruthCluster(t *testing.T) {
+func runGroundTruthCluster(t *testing.T, dir string) {
 	if os.Getenv("SLOTLINT_REDIS_CLUSTER_ADDRS") == "" && os.Getenv("CI") != "true" {
 		t.Skip("SLOTLINT_REDIS_CLUSTER_ADDRS is not set: run under scripts/redis-test-env")
 	}
 	cmd := exec.Command("go", "test", "-count=1", "-v", rueidisGroundTruth)
-	cmd.Dir = filepath.Join("testdata", "clients", "rueidis")
+	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
