@@ -24,6 +24,7 @@ var Cases = map[string]Case{
 	"loopKeys": loopKeys, "loopSameTag": loopSameTag,
 	"cachedMget": cachedMget,
 	"txHoles":    txHoles, "txTagged": txTagged, "txLoop": txLoop,
+	"watchHoles": watchHoles, "watchTagged": watchTagged,
 	"pipeline": pipeline,
 	"luaHoles": luaHoles, "luaTagged": luaTagged, "luaMulti": luaMulti,
 	"evalHoles": evalHoles, "evalTagged": evalTagged,
@@ -134,6 +135,32 @@ func txLoop(ctx context.Context, c valkey.Client, id string) error {
 	}
 	cmds = append(cmds, c.B().Exec().Build())
 	return firstErr(c.DoMulti(ctx, cmds...))
+}
+
+// SL1003
+func watchHoles(ctx context.Context, c valkey.Client, id string) error {
+	return c.Dedicated(func(d valkey.DedicatedClient) error {
+		if err := d.Do(ctx, d.B().Watch().Key("gt:w:stock:"+id).Build()).Error(); err != nil {
+			return err
+		}
+		return firstErr(d.DoMulti(ctx,
+			d.B().Multi().Build(),
+			d.B().Incr().Key("gt:w:order:"+id).Build(),
+			d.B().Exec().Build()))
+	})
+}
+
+// clean
+func watchTagged(ctx context.Context, c valkey.Client, id string) error {
+	return c.Dedicated(func(d valkey.DedicatedClient) error {
+		if err := d.Do(ctx, d.B().Watch().Key("gt:w:{"+id+"}:stock").Build()).Error(); err != nil {
+			return err
+		}
+		return firstErr(d.DoMulti(ctx,
+			d.B().Multi().Build(),
+			d.B().Incr().Key("gt:w:{"+id+"}:order").Build(),
+			d.B().Exec().Build()))
+	})
 }
 
 // clean
