@@ -5,7 +5,8 @@
 //
 //   - the scanner reads the source from a byte slice instead of byte by
 //     byte through a bufio.Reader, and reuses one token buffer;
-//   - names are taken from the source in one piece, and one-character
+//   - blanks, tabs and the rest of a line comment are skipped in place,
+//     and names are taken from the source in one piece; one-character
 //     tokens and reserved words take their text from a table instead of
 //     allocating it;
 //   - parser stacks, scanner, lexer and parser state are pooled across

@@ -120,10 +120,18 @@ func (sc *Scanner) Peek() int {
 }
 
 func (sc *Scanner) skipWhiteSpace(whitespace int64) int {
-	ch := sc.Next()
-	for ; whitespace&(1<<uint(ch)) != 0; ch = sc.Next() {
+	for {
+		// Blanks and tabs, in both sets, are skipped in place; Next takes
+		// the rest (line breaks, the end of input).
+		for sc.off < len(sc.src) && (sc.src[sc.off] == ' ' || sc.src[sc.off] == '\t') {
+			sc.off++
+			sc.Pos.Column++
+		}
+		ch := sc.Next()
+		if whitespace&(1<<uint(ch)) == 0 {
+			return ch
+		}
 	}
-	return ch
 }
 
 func (sc *Scanner) skipComments(ch int) error {
@@ -142,6 +150,11 @@ func (sc *Scanner) skipComments(ch int) error {
 	for {
 		if ch == '\n' || ch == '\r' || ch < 0 {
 			break
+		}
+		// The rest of the line, in place; Next takes the line break.
+		for sc.off < len(sc.src) && sc.src[sc.off] != '\n' && sc.src[sc.off] != '\r' {
+			sc.off++
+			sc.Pos.Column++
 		}
 		ch = sc.Next()
 	}
