@@ -1,7 +1,7 @@
 // Package luaparse is gopher-lua's Lua parser (github.com/yuin/gopher-lua
 // v1.1.2, package parse; MIT licence, see LICENSE) changed only in how it
-// uses memory, for a checker that parses thousands of small scripts in one
-// process:
+// reads its input and uses memory, for a checker that parses thousands of
+// small scripts in one process:
 //
 //   - the scanner reads the source from a byte slice instead of byte by
 //     byte through a bufio.Reader, and reuses one token buffer;
