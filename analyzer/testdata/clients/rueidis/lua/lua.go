@@ -21,3 +21,15 @@ func unusedKey(ctx context.Context, c rueidis.Client, id string) {
 	get := rueidis.NewLuaScriptReadOnly(`return redis.call("GET", KEYS[1])`)
 	get.Exec(ctx, c, []string{"{" + id + "}:x", "{" + id + "}:y"}, nil) // want `Lua.Exec passes 2 keys but the script never reads KEYS\[2\]`
 }
+
+// ARGV is bound to the call's args slice.
+const counterSrc = `redis.call("INCR", KEYS[1])
+return redis.call("INCR", ARGV[1] .. ":total")`
+
+var counter = rueidis.NewLuaScript(counterSrc)
+
+func argv(ctx context.Context, c rueidis.Client, id string) {
+	counter.Exec(ctx, c, []string{"stats:{" + id + "}:hits"}, []string{"stats:" + id}) // want `script INCR key ARGV\[1\] \.\. ":total" \(Lua line 2\) is "stats:" \+ id \+ ":total" with this call's ARGV\[1\] = "stats:" \+ id, KEYS\[1\] = "stats:\{" \+ id \+ "\}:hits": it shares no hash tag with KEYS\[1\]`
+	counter.Exec(ctx, c, []string{"stats:{" + id + "}:hits"}, []string{"stats:{" + id + "}"})
+	c.Do(ctx, c.B().Eval().Script(counterSrc).Numkeys(1).Key("s:{"+id+"}").Arg("t:"+id).Build()) // want `with this call's ARGV\[1\] = "t:" \+ id`
+}
