@@ -62,7 +62,7 @@ type Result struct {
 // Analyzer collects the calls; rule analyzers require it.
 var Analyzer = &analysis.Analyzer{
 	Name:       "slotlintcalls",
-	Doc:        "collects Redis commands sent through go-redis v9, with their keys, for slotlint's rules",
+	Doc:        "collects Redis commands sent through the supported clients, with their keys, for slotlint's rules",
 	Run:        run,
 	Requires:   []*analysis.Analyzer{inspect.Analyzer, keyexpr.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
