@@ -69,7 +69,17 @@ func run(pass *analysis.Pass) (any, error) {
 	ins.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
 		call := n.(*ast.CallExpr)
 		fn, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
-		if !ok || fn.Pkg() == nil || !redisapi.IsGoRedis(fn.Pkg().Path()) {
+		if !ok || fn.Pkg() == nil {
+			return
+		}
+		if fn.Pkg().Path() == redisapi.Redigo {
+			// redigo's NewScript(keyCount, src).
+			if fn.Name() == "NewScript" && len(call.Args) == 2 {
+				created = append(created, call.Args[1])
+			}
+			return
+		}
+		if !redisapi.IsGoRedis(fn.Pkg().Path()) {
 			return
 		}
 		switch name := fn.Name(); {

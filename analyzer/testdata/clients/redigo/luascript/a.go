@@ -25,3 +25,6 @@ func run(c redis.Conn, id string) {
 var bad = redis.NewScript(1, `return redis.call('GET', KEYS[1]`) // want `syntax error at the end of the script`
 
 func runBad(c redis.Conn) { bad.Do(c, "k") }
+
+// Checked though never run.
+var unused = redis.NewScript(1, `return redis.call('DEL', KEYS[1]`) // want `syntax error at the end of the script`
