@@ -81,7 +81,7 @@ func New(rdb redis.Scripter, opts *Options) *Client {
 type gate struct {
 	refs     int           // guarded by Client.mu
 	held     int           // this Client's unreleased locks on the key; guarded by Client.mu
-	sleeping bool          // the poller waits for a release by this Client; guarded by Client.mu
+	polling  bool          // a goroutine holds the turn; guarded by Client.mu
 	turn     chan struct{} // capacity 1: holding the token means polling
 	wake     chan int64    // capacity 1: a local release happened, with its ticket or 0
 }
@@ -113,19 +113,20 @@ func (c *Client) releaseGate(key string, g *gate) {
 		delete(c.gates, key)
 		// Nobody holds g now, so its turn is free and a ticket left in it
 		// belongs to the lock that is gone.
-		g.held, g.sleeping = 0, false
+		g.held, g.polling = 0, false
 		g.pending()
 		gatePool.Put(g)
 	}
 }
 
-// localPoller returns the gate of key when this Client's poller for it waits
-// for a release by this Client: the release then hands its ticket over in
-// process.
+// localPoller returns the gate of key when a goroutine of this Client polls
+// for it: the release then hands its ticket over in process. (While the
+// lock is held in this process the poller waits for that, not on the
+// wake-up list; see Client.wait.)
 func (c *Client) localPoller(key string) *gate {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if g := c.gates[key]; g != nil && g.sleeping {
+	if g := c.gates[key]; g != nil && g.polling {
 		return g
 	}
 	return nil
@@ -159,12 +160,14 @@ func (g *gate) notify(ticket int64) {
 	}
 }
 
-// pending returns a ticket handed over in process and not used yet, or 0.
-func (g *gate) pending() int64 {
+// pending returns a ticket handed over in process and not used yet, or 0;
+// woken reports whether a release by this Client signalled at all (with a
+// ticket, or 0 when it freed the lock).
+func (g *gate) pending() (ticket int64, woken bool) {
 	select {
 	case t := <-g.wake:
-		return t
+		return t, true
 	default:
-		return 0
+		return 0, false
 	}
 }

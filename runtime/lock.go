@@ -217,7 +217,11 @@ func (c *Client) obtain(ctx context.Context, req *obtainRequest) (*Lock, error) 
 	case <-ctx.Done():
 		return done(nil, fmt.Errorf("%w: %q: %w", ErrNotObtained, req.key, ctx.Err()))
 	}
-	defer func() { <-g.turn }()
+	c.setPolling(g, true)
+	defer func() {
+		c.setPolling(g, false)
+		<-g.turn
+	}()
 
 	// queued is this caller's place in the lock's queue of waiters: "-"
 	// when it does not wait through Redis (NoWait, or a client that cannot
@@ -229,7 +233,7 @@ func (c *Client) obtain(ctx context.Context, req *obtainRequest) (*Lock, error) 
 	var ticket int64
 	for {
 		if ticket == 0 {
-			ticket = g.pending()
+			ticket, _ = g.pending()
 		}
 		attempts++
 		l, r, err := c.attempt(ctx, req, queued, ticket)
@@ -255,6 +259,12 @@ func (c *Client) obtain(ctx context.Context, req *obtainRequest) (*Lock, error) 
 	}
 }
 
+func (c *Client) setPolling(g *gate, on bool) {
+	c.mu.Lock()
+	g.polling = on
+	c.mu.Unlock()
+}
+
 // blocker is what waiting on the wake-up list needs: all go-redis clients.
 type blocker interface {
 	Do(ctx context.Context, args ...any) *redis.Cmd
@@ -272,22 +282,23 @@ const wakeBackoffFactor = 16
 // waiter) or through a release by this Client, which hands its ticket over
 // in process. It returns the ticket, or 0 when it has none.
 func (c *Client) wait(ctx context.Context, g *gate, wakeKey string, attempt int, r obtainReply) (int64, error) {
-	if t := g.pending(); t != 0 {
-		return t, nil
-	}
+	// Release signals and stops counting as held here in one step under
+	// c.mu, so this sees either the signal or the holder.
 	c.mu.Lock()
+	t, woken := g.pending()
 	heldHere := g.held > 0
-	g.sleeping = heldHere
 	c.mu.Unlock()
+	if woken {
+		return t, nil // a release here: try again at once
+	}
 	if heldHere {
 		// The holder is in this process: its Release hands over directly,
-		// one round trip sooner than through Redis.
-		t, err := c.sleep(ctx, g, c.backoff(attempt, r.holderTTL, c.maxBackoff*wakeBackoffFactor))
-		c.mu.Lock()
-		g.sleeping = false
-		c.mu.Unlock()
+		// one round trip sooner than through Redis, and no goroutine of
+		// this Client but this poller can take the lock meanwhile. The
+		// timeout only matters if the holder lets its lock expire.
+		t, err := c.sleep(ctx, g, c.blockFor(r))
 		if t == 0 {
-			t = g.pending() // handed over just as the sleep ended
+			t, _ = g.pending() // handed over just as the sleep ended
 		}
 		return t, err
 	}
@@ -307,7 +318,8 @@ func (c *Client) wait(ctx context.Context, g *gate, wakeKey string, attempt int,
 			}
 			return t, nil
 		case err == redis.Nil:
-			return g.pending(), nil
+			t, _ := g.pending()
+			return t, nil
 		case ctx.Err() != nil:
 			return 0, ctx.Err()
 		case redis.HasErrorPrefix(err, "WRONGTYPE"):
@@ -509,16 +521,21 @@ func (l *Lock) Release(ctx context.Context) error {
 	l.mu.Lock()
 	l.released = true
 	l.mu.Unlock()
+	if !local {
+		ticket = 0 // the ticket went to the wake-up list
+	}
 	if l.gate != nil {
+		// The poller sees the hand-over no later than the lock stops
+		// counting as held here, so it never waits through Redis for a
+		// ticket that is on its way in process.
 		l.c.mu.Lock()
+		if n <= 0 {
+			l.gate.notify(ticket)
+		}
 		l.gate.held--
 		l.c.mu.Unlock()
 		l.c.releaseGate(l.key, l.gate)
-	}
-	if n <= 0 {
-		if !local {
-			ticket = 0 // the ticket went to the wake-up list
-		}
+	} else if n <= 0 {
 		l.c.notifyReleased(l.key, ticket)
 	}
 	if n < 0 {
