@@ -79,11 +79,11 @@ func New(rdb redis.Scripter, opts *Options) *Client {
 // others wait in process; a release by this Client wakes the poller at once,
 // handing it the ticket of the reservation it made for it, if any.
 type gate struct {
-	refs     int           // guarded by Client.mu
-	held     int           // this Client's unreleased locks on the key; guarded by Client.mu
-	polling  bool          // a goroutine holds the turn; guarded by Client.mu
-	turn     chan struct{} // capacity 1: holding the token means polling
-	wake     chan int64    // capacity 1: a local release happened, with its ticket or 0
+	refs    int           // guarded by Client.mu
+	held    int           // this Client's unreleased locks on the key; guarded by Client.mu
+	polling bool          // a goroutine holds the turn; guarded by Client.mu
+	turn    chan struct{} // capacity 1: holding the token means polling
+	wake    chan int64    // capacity 1: a local release happened, with its ticket or 0
 }
 
 // gates are reused: a lock taken and released without contention would
