@@ -105,9 +105,11 @@ type interp struct {
 	logs  []*writeLog
 	// freeLogs are popped logs kept for reuse.
 	freeLogs []*writeLog
-	loops    []*loopCtx
-	holes    holeCounter
-	budget   int
+	// vals is the stack exprList builds its lists on.
+	vals   []value
+	loops  []*loopCtx
+	holes  holeCounter
+	budget int
 	// analysed records function bodies already walked, so functions never
 	// called can be walked once at the end.
 	analysed map[*ast.FunctionExpr]bool
@@ -280,6 +282,7 @@ func (in *interp) stmt(s ast.Stmt) {
 	case *ast.FuncDefStmt:
 		in.funcDef(s)
 	case *ast.ReturnStmt:
+		defer in.release(in.mark())
 		vals := in.exprList(s.Exprs)
 		for i, v := range vals {
 			if i < len(in.frame.returns) {
@@ -301,6 +304,7 @@ func (in *interp) localAssign(s *ast.LocalAssignStmt) {
 			return
 		}
 	}
+	defer in.release(in.mark())
 	vals := in.exprList(s.Exprs)
 	for i, name := range s.Names {
 		val := value{kind: kNil}
@@ -348,6 +352,7 @@ func (in *interp) validatedVar(e ast.Expr) *variable {
 }
 
 func (in *interp) assign(s *ast.AssignStmt) {
+	defer in.release(in.mark())
 	vals := in.exprList(s.Rhs)
 	for i, lhs := range s.Lhs {
 		val := value{kind: kNil}
@@ -410,17 +415,39 @@ func (in *interp) exprList(es []ast.Expr) []value {
 			return []value{}
 		}
 	}
-	out := make([]value, 0, len(es))
+	if len(es) == 0 {
+		return []value{}
+	}
+	// The list is built on in.vals, a stack the callers release (see
+	// mark): expression lists are short-lived and nest.
+	start := len(in.vals)
 	for i, e := range es {
 		if i == len(es)-1 {
 			if call, ok := e.(*ast.FuncCallExpr); ok {
-				out = append(out, in.call(call)...)
+				in.vals = append(in.vals, in.call(call)...)
 				continue
 			}
 		}
-		out = append(out, in.expr(e))
+		v := in.expr(e)
+		in.vals = append(in.vals, v)
 	}
-	return out
+	return in.vals[start:len(in.vals):len(in.vals)]
+}
+
+// mark and release bracket the use of an exprList result:
+//
+//	defer in.release(in.mark())
+//	vals := in.exprList(es)
+//
+// Lists built while vals is in use (nested calls) sit above it on the
+// stack and are released by their own callers first; if the stack grows
+// meanwhile, vals still reads its old, unchanged backing array. Nothing
+// keeps a list beyond its release: values are copied out of it.
+func (in *interp) mark() int { return len(in.vals) }
+
+func (in *interp) release(mark int) {
+	clear(in.vals[mark:])
+	in.vals = in.vals[:mark]
 }
 
 func first(vs []value) value {
@@ -784,6 +811,7 @@ func (in *interp) call(e *ast.FuncCallExpr) []value {
 		return []value{unknown}
 	}
 	f := in.expr(e.Func)
+	defer in.release(in.mark())
 	args := in.exprList(e.Args)
 	line := e.Line()
 	if f.kind != kFunc {

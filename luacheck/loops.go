@@ -112,7 +112,9 @@ func (in *interp) genericFor(s *ast.GenericForStmt) {
 			idx = value{kind: kNumber, src: iterated.src}
 		}
 	} else {
+		mark := in.mark()
 		in.exprList(s.Exprs)
+		in.release(mark)
 	}
 	in.loopBody(s.Stmts, func() {
 		for i, name := range s.Names {
