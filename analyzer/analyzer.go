@@ -34,6 +34,8 @@ import (
 	"github.com/slotlint/slotlint/analyzer/config"
 	"github.com/slotlint/slotlint/analyzer/crossslot"
 	"github.com/slotlint/slotlint/analyzer/hashtag"
+	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
+	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
 	"github.com/slotlint/slotlint/analyzer/lockcheck"
 	"github.com/slotlint/slotlint/analyzer/luascript"
 	"github.com/slotlint/slotlint/analyzer/scriptkeys"
@@ -53,3 +55,16 @@ func Analyzers() []*analysis.Analyzer {
 		luascript.Analyzer,
 	}
 }
+
+// FactAnalyzers returns the analyzers whose facts importing packages read:
+// all go vet needs to run on a package it analyzes only as a dependency.
+// (unitchecker would run every analyzer that requires one of them too,
+// though their findings there are dropped.)
+func FactAnalyzers() []*analysis.Analyzer {
+	return []*analysis.Analyzer{keyexpr.Analyzer}
+}
+
+// IsClientPackage reports whether path is a Redis client library's own
+// package: no rule checks it and it has no facts, so a driver needs only
+// its types.
+func IsClientPackage(path string) bool { return redisapi.IsClientPackage(path) }

@@ -1,55 +1,182 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"go/token"
+	"go/types"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
 	"testing"
+
+	"golang.org/x/tools/go/gcexportdata"
+	"golang.org/x/tools/go/packages"
 )
 
-func TestAnswerStandardVetx(t *testing.T) {
+func TestIsStandard(t *testing.T) {
 	cases := []struct {
-		name       string
-		importPath string
-		vetxOnly   bool
-		want       bool
+		importPath, modulePath string
+		want                   bool
 	}{
-		{"standard dependency", "net/http", true, true},
-		{"module dependency", "github.com/redis/go-redis/v9", true, false},
-		{"standard package vetted itself", "net/http", false, false},
+		{"net/http", "", true},
+		{"vendor/golang.org/x/net/idna", "", true},
+		{"github.com/redis/go-redis/v9", "github.com/redis/go-redis/v9", false},
+		{"shop/cart", "shop", false}, // a module path without a dot
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			dir := t.TempDir()
-			out := filepath.Join(dir, "vet.out")
-			cfg := map[string]any{
-				"ImportPath": c.importPath,
-				"GoFiles":    []string{filepath.Join(dir, "a.go")},
-				"Standard":   map[string]bool{"net/http": true, "fmt": true},
-				"VetxOnly":   c.vetxOnly,
-				"VetxOutput": out,
-			}
-			data, _ := json.Marshal(cfg)
-			cfgFile := filepath.Join(dir, "vet.cfg")
-			if err := os.WriteFile(cfgFile, data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			answered, code := answerStandardVetx([]string{cfgFile})
-			if answered != c.want || code != 0 {
-				t.Fatalf("answered %v (status %d), want %v", answered, code, c.want)
-			}
-			info, err := os.Stat(out)
-			switch {
-			case c.want && err != nil:
-				t.Fatalf("no facts file written: %v", err)
-			case c.want && info.Size() != 0:
-				t.Fatalf("facts file has %d bytes, want an empty one", info.Size())
-			case !c.want && err == nil:
-				t.Fatal("wrote a facts file for a package it must analyze")
-			}
-		})
+		if got := isStandard(&vetConfig{ImportPath: c.importPath, ModulePath: c.modulePath}); got != c.want {
+			t.Errorf("isStandard(%q in module %q) = %v, want %v", c.importPath, c.modulePath, got, c.want)
+		}
 	}
-	if answered, _ := answerStandardVetx([]string{"./..."}); answered {
-		t.Error("answered a package pattern")
+}
+
+// TestStandardVetxKeepsExportedAPI builds the vetx files of standard
+// packages and all their dependencies with the shortcut, from configs made
+// as go vet makes them (go list gives the files and imports), each package
+// importing its dependencies from the shortcut's own files, and checks
+// that the types a package exports are its whole API as the compiler's
+// export data has it. A package whose importers would see a different API
+// through the shortcut fails here. (go vet itself runs the shortcut in the
+// end-to-end tests.)
+func TestStandardVetxKeepsExportedAPI(t *testing.T) {
+	roots := []string{"context", "strconv", "net", "crypto/tls", "time", "sync/atomic", "runtime", "net/http"}
+	cmd := exec.Command("go", append([]string{"list", "-deps", "-json=ImportPath,Dir,GoFiles,Imports,ImportMap,Standard,Module"}, roots...)...)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOWORK=off")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
 	}
+	type listed struct {
+		ImportPath, Dir string
+		GoFiles         []string
+		Imports         []string
+		ImportMap       map[string]string
+		Standard        bool
+	}
+	work := t.TempDir()
+	vetx := map[string]string{}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for dec.More() {
+		var p listed
+		if err := dec.Decode(&p); err != nil {
+			t.Fatal(err)
+		}
+		if p.ImportPath == "unsafe" {
+			continue
+		}
+		cfg := &vetConfig{
+			ImportPath:  p.ImportPath,
+			GoVersion:   "go" + strings.TrimPrefix(runtime.Version(), "go"),
+			ImportMap:   map[string]string{},
+			PackageVetx: map[string]string{},
+			VetxOnly:    true,
+		}
+		for _, f := range p.GoFiles {
+			cfg.GoFiles = append(cfg.GoFiles, filepath.Join(p.Dir, f))
+		}
+		for _, imp := range p.Imports {
+			cfg.ImportMap[imp] = imp
+			cfg.PackageVetx[imp] = vetx[imp]
+		}
+		for from, to := range p.ImportMap {
+			cfg.ImportMap[from] = to
+		}
+		if !isStandard(cfg) {
+			t.Fatalf("%s is not standard by the shortcut's test", p.ImportPath)
+		}
+		data, err := standardVetx(cfg)
+		if err != nil {
+			t.Fatalf("%s: the shortcut failed: %v", p.ImportPath, err)
+		}
+		file := filepath.Join(work, strings.ReplaceAll(p.ImportPath, "/", "_")+".vetx")
+		if err := os.WriteFile(file, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		vetx[p.ImportPath] = file
+	}
+	for _, path := range roots {
+		got := vetxAPI(t, path, vetx[path])
+		want := compilerAPI(t, path)
+		if len(want) == 0 {
+			t.Fatalf("%s: no exported API loaded", path)
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s: the shortcut's exported API differs from the compiler's:\n%s", path, diffLines(want, got))
+		}
+	}
+}
+
+// vetxAPI decodes a vetx file's types and lists the exported objects.
+func vetxAPI(t *testing.T, path, file string) []string {
+	t.Helper()
+	data, err := vetxTypes(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, err := gcexportdata.Read(bytes.NewReader(data), token.NewFileSet(), map[string]*types.Package{}, path)
+	if err != nil {
+		t.Fatalf("%s: decoding the shortcut's types: %v", path, err)
+	}
+	return api(pkg)
+}
+
+// compilerAPI lists the exported objects of path as the go command's
+// export data has them.
+func compilerAPI(t *testing.T, path string) []string {
+	t.Helper()
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedTypes | packages.NeedName}, path)
+	if err != nil || len(pkgs) != 1 || pkgs[0].Types == nil {
+		t.Fatalf("loading %s: %v", path, err)
+	}
+	return api(pkgs[0].Types)
+}
+
+func api(pkg *types.Package) []string {
+	qual := func(p *types.Package) string { return p.Path() }
+	var out []string
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		obj := scope.Lookup(name)
+		if !obj.Exported() {
+			continue
+		}
+		out = append(out, types.ObjectString(obj, qual))
+		if tn, ok := obj.(*types.TypeName); ok {
+			ms := types.NewMethodSet(types.NewPointer(tn.Type()))
+			for i := range ms.Len() {
+				if f := ms.At(i).Obj(); f.Exported() {
+					out = append(out, "  "+types.ObjectString(f, qual))
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func diffLines(want, got []string) string {
+	in := func(list []string) map[string]bool {
+		m := map[string]bool{}
+		for _, s := range list {
+			m[s] = true
+		}
+		return m
+	}
+	w, g := in(want), in(got)
+	var b strings.Builder
+	for _, s := range want {
+		if !g[s] {
+			b.WriteString("- " + s + "\n")
+		}
+	}
+	for _, s := range got {
+		if !w[s] {
+			b.WriteString("+ " + s + "\n")
+		}
+	}
+	return b.String()
 }
