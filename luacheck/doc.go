@@ -4,9 +4,8 @@
 // reads, sandbox globals, nil-versus-false reply mistakes, and commands a
 // script should not or cannot run.
 //
-// Scripts are parsed with gopher-lua's parser (an in-memory copy in
-// internal/luaparse that allocates less) after a cheap token-level scan
-// bounds their nesting, then walked by a small abstract interpreter
+// Scripts are parsed with gopher-lua's parser after a cheap token-level
+// scan bounds their nesting, then walked by a small abstract interpreter
 // that follows locals, upvalues, local helper functions (analysed with
 // their arguments bound at each call), redis.call aliases, pcall,
 // unpack(KEYS) and redis.register_function callbacks. Keys are slot.Key

@@ -170,10 +170,9 @@ func TestCorpus(t *testing.T) {
 	t.Logf("findings by rule: %v", seen)
 }
 
-// BenchmarkParseOnly is gopher-lua's upstream parser alone over the same
-// files, already in memory: the floor under slotlint's numbers while it
-// parsed with it. slotlint now parses with its in-memory copy
-// (luacheck/internal/luaparse, whose BenchmarkParse compares the two).
+// BenchmarkParseOnly is gopher-lua's parser alone over the same files,
+// already in memory: the floor under slotlint's numbers, since slotlint
+// parses every script with it.
 func BenchmarkParseOnly(b *testing.B) {
 	paths, total := corpus(b)
 	srcs := make([][]byte, len(paths))
