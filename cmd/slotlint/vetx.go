@@ -12,6 +12,7 @@ import (
 	"go/token"
 	"go/types"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"golang.org/x/tools/go/analysis/unitchecker"
@@ -51,6 +52,10 @@ type vetConfig struct {
 // files.
 const vetxMagic = "vetx"
 
+// vetGCPercent is the GC target of a go vet tool process (see
+// answerStandardVetx); BENCHMARKS.md has the measurement.
+const vetGCPercent = 400
+
 // isStandard: the package has no module and its import path's first
 // element has no dot, the test keyexpr uses to export no facts for it.
 // (The config's Standard map covers the package's imports, not itself.)
@@ -68,6 +73,10 @@ func answerStandardVetx(args []string) (bool, int) {
 	if len(args) == 0 || !strings.HasSuffix(args[len(args)-1], ".cfg") {
 		return false, 0
 	}
+	// One process per package, alive for a fraction of a second and holding
+	// one package's syntax and types: collecting its garbage as it goes
+	// costs more CPU time than it saves memory.
+	debug.SetGCPercent(vetGCPercent)
 	data, err := os.ReadFile(args[len(args)-1])
 	if err != nil {
 		return false, 0
