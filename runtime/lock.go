@@ -231,6 +231,22 @@ func (c *Client) obtain(ctx context.Context, req *obtainRequest) (*Lock, error) 
 		queued = "-"
 	}
 	var ticket int64
+	if !req.noWait {
+		// A lock held in this process is handed over by its release here,
+		// which signals this poller: wait for that rather than ask Redis
+		// first (bounded, in case the holder lets its lock expire).
+		c.mu.Lock()
+		t, woken := g.pending()
+		heldHere := g.held > 0
+		c.mu.Unlock()
+		if !woken && heldHere {
+			var err error
+			if t, err = c.sleep(ctx, g, c.blockFor(obtainReply{holderTTL: -1})); err != nil {
+				return done(nil, fmt.Errorf("%w: %q: %w", ErrNotObtained, req.key, err))
+			}
+		}
+		ticket = t
+	}
 	for {
 		if ticket == 0 {
 			ticket, _ = g.pending()
