@@ -13,6 +13,7 @@ import (
 	"go/types"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis/unitchecker"
@@ -42,6 +43,8 @@ type vetConfig struct {
 	PackageVetx map[string]string
 	VetxOnly    bool
 	VetxOutput  string
+	Stdout      string
+	FixArchive  string
 }
 
 // vetxMagic and the layout below are unitchecker's vetx file format
@@ -82,12 +85,16 @@ func answerStandardVetx(args []string) (bool, int) {
 		return false, 0
 	}
 	cfg := new(vetConfig)
-	if json.Unmarshal(data, cfg) != nil || !cfg.VetxOnly || cfg.VetxOutput == "" {
+	if json.Unmarshal(data, cfg) != nil || cfg.VetxOutput == "" {
 		return false, 0
 	}
-	if !isStandard(cfg) && !analyzer.IsClientPackage(cfg.ImportPath) {
+	typesOnly := isStandard(cfg) || analyzer.IsClientPackage(cfg.ImportPath)
+	switch {
+	case cfg.VetxOnly && !typesOnly:
 		// Only the facts are wanted: run just the analyzers that make them.
 		unitchecker.Run(args[len(args)-1], analyzer.FactAnalyzers()) // exits
+	case !cfg.VetxOnly && !(typesOnly && reportsOnly(args, cfg)):
+		return false, 0
 	}
 	vetx, err := standardVetx(cfg)
 	if err != nil {
@@ -96,7 +103,36 @@ func answerStandardVetx(args []string) (bool, int) {
 	if err := os.WriteFile(cfg.VetxOutput, vetx, 0o666); err != nil {
 		return false, 0
 	}
+	if !cfg.VetxOnly && slices.Contains(args, "-json") {
+		// What unitchecker prints for a package without findings.
+		if err := writeStdout(cfg, "{}\n"); err != nil {
+			return false, 0
+		}
+	}
 	return true, 0
+}
+
+// reportsOnly: go vet asks for findings only (no fixes to apply or diff),
+// so a package no rule checks (a client library's own, when its
+// repository is vetted) has nothing to say and needs only its types.
+func reportsOnly(args []string, cfg *vetConfig) bool {
+	if cfg.FixArchive != "" {
+		return false
+	}
+	for _, a := range args[:len(args)-1] {
+		if a != "-json" && !strings.HasPrefix(a, "-c=") && !strings.HasPrefix(a, "-slotlint.") {
+			return false
+		}
+	}
+	return true
+}
+
+func writeStdout(cfg *vetConfig, text string) error {
+	if cfg.Stdout == "" {
+		_, err := os.Stdout.WriteString(text)
+		return err
+	}
+	return os.WriteFile(cfg.Stdout, []byte(text), 0o666)
 }
 
 // standardVetx type-checks the package's declarations against its

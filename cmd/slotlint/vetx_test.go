@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"go/token"
 	"go/types"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/tools/go/gcexportdata"
 	"golang.org/x/tools/go/packages"
@@ -179,4 +181,54 @@ func diffLines(want, got []string) string {
 		}
 	}
 	return b.String()
+}
+
+func TestReportsOnly(t *testing.T) {
+	cfg := &vetConfig{}
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"-json", "vet.cfg"}, true},
+		{[]string{"-json", "-c=3", "-slotlint.strict", "vet.cfg"}, true},
+		{[]string{"-fix", "vet.cfg"}, false},
+		{[]string{"-fix", "-diff", "vet.cfg"}, false},
+	} {
+		if got := reportsOnly(c.args, cfg); got != c.want {
+			t.Errorf("reportsOnly(%q) = %v, want %v", c.args, got, c.want)
+		}
+	}
+	if reportsOnly([]string{"-json", "vet.cfg"}, &vetConfig{FixArchive: "fix.zip"}) {
+		t.Error("reportsOnly with a fix archive to write")
+	}
+}
+
+// TestVetClientPackage vets a package of go-redis itself (with its tests),
+// a client package no rule checks, which the tool answers with its types
+// alone: go vet must accept that answer in text and JSON modes, and report
+// nothing.
+func TestVetClientPackage(t *testing.T) {
+	bin := sharedBinary(t)
+	dir := filepath.Join("..", "..", "testdata", "e2e")
+	// go vet caches results by the tool's flags; a context-lines value of
+	// this run's own makes it ask the tool again.
+	ctxLines := fmt.Sprintf("-c=%d", 1000+time.Now().UnixNano()%1000000)
+	code, stdout, stderr := runIn(t, dir, "go", "vet", ctxLines, "-vettool="+bin, "github.com/redis/go-redis/v9/internal/proto")
+	if code != 0 || strings.TrimSpace(stdout+stderr) != "" {
+		t.Fatalf("go vet of go-redis: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = runIn(t, dir, "go", "vet", "-json", ctxLines, "-vettool="+bin, "github.com/redis/go-redis/v9/internal/proto")
+	if code != 0 {
+		t.Fatalf("go vet -json of go-redis: exit %d\n%s%s", code, stdout, stderr)
+	}
+	dec := json.NewDecoder(strings.NewReader(stdout + stderr))
+	for dec.More() {
+		var tree map[string]any
+		if err := dec.Decode(&tree); err != nil {
+			t.Fatalf("go vet -json printed something else than JSON: %v\n%s%s", err, stdout, stderr)
+		}
+		if len(tree) != 0 {
+			t.Errorf("go vet -json reported on go-redis: %v", tree)
+		}
+	}
 }
