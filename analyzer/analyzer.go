@@ -1,5 +1,6 @@
 // Package analyzer is slotlint's suite of go/analysis analyzers for Go code
-// that talks to Redis through go-redis v9.
+// that talks to Redis through go-redis (v9, v8), redigo, rueidis or
+// valkey-go.
 //
 // Layout, one hop to anything:
 //
@@ -17,7 +18,9 @@
 //   - internal/keyexpr: Go expressions to symbolic keys (slot.Key), with
 //     key-builder facts across packages;
 //   - internal/redisapi: Redis calls as "command + keys" records, the only
-//     thing rules read; a new client library is a new front end there;
+//     thing rules read; one front end per client library (goredis.go,
+//     redigo.go, rueidis.go, listed in frontends.go), and a new client is a
+//     new front end there;
 //   - internal/slotcheck: relating the keys of one command, transaction or
 //     script call, and the wording of the finding;
 //   - groundtruth: the rules' labels checked against a real cluster.

@@ -1,5 +1,5 @@
 // Command slotlint finds Redis Cluster key-design bugs in Go code that uses
-// go-redis v9 and in Redis Lua scripts.
+// go-redis, redigo, rueidis or valkey-go, and in Redis Lua scripts.
 //
 // Usage:
 //
