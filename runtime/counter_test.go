@@ -331,6 +331,18 @@ func TestMaxUpdateErrors(t *testing.T) {
 		if ttl := rdb.PTTL(ctx, val).Val(); ttl <= 0 {
 			t.Fatalf("MaxUpdate dropped the TTL (%v)", ttl)
 		}
+		// A dirty set of the wrong type only matters when it would be
+		// written: a value that does not rise leaves both keys alone.
+		kept := snapshot(t, rdb, val, hash)
+		if rose, err := c.MaxUpdate(ctx, val, hash, "m", 1); rose || err != nil {
+			t.Fatalf("lower value with a wrong-type dirty set: rose=%v %v", rose, err)
+		}
+		if rose, err := c.MaxUpdate(ctx, val, hash, "m", 100); rose || !errors.Is(err, ErrWrongType) {
+			t.Fatalf("higher value with a wrong-type dirty set: rose=%v %v, want ErrWrongType", rose, err)
+		}
+		if !equal(kept, snapshot(t, rdb, val, hash)) {
+			t.Fatal("a refused or lower update wrote to Redis")
+		}
 		rdb.Del(ctx, val, dirty)
 	})
 }

@@ -15,7 +15,8 @@ import (
 // it rose, adds member to the set dirtySet, in one script. It reports whether
 // the value rose. key and dirtySet must share a slot (ErrCrossSlot); a key
 // that holds something other than an integer is ErrWrongType, with nothing
-// written. A missing key counts as lower than any value. The key's TTL, if
+// written, and so is a dirtySet of another type than a set when the value
+// would rise (when it does not, the set is not touched). A missing key counts as lower than any value. The key's TTL, if
 // any, is kept.
 //
 // Concurrent calls through one Client share round trips: a call made while

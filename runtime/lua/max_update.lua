@@ -43,26 +43,29 @@ local function compare(aSign, aDigits, bSign, bDigits)
   return r
 end
 
-local valueType = redis.call('TYPE', KEYS[1])['ok']
-if valueType ~= 'none' and valueType ~= 'string' then
-  return redis.error_reply('WRONGTYPE value key holds a ' .. valueType)
-end
-local dirtyType = redis.call('TYPE', KEYS[2])['ok']
-if dirtyType ~= 'none' and dirtyType ~= 'set' then
-  return redis.error_reply('WRONGTYPE dirty set key holds a ' .. dirtyType)
-end
 local newSign, newDigits = canonical(ARGV[1])
 if not newSign then
   return redis.error_reply('INVALID new value is not an integer')
 end
-if valueType == 'string' then
-  local curSign, curDigits = canonical(redis.call('GET', KEYS[1]))
+-- GET fails on a key that is not a string, before anything is written.
+local cur = redis.pcall('GET', KEYS[1])
+if type(cur) == 'table' and cur['err'] then
+  return redis.error_reply('WRONGTYPE value key holds a ' .. redis.call('TYPE', KEYS[1])['ok'])
+end
+if cur then
+  local curSign, curDigits = canonical(cur)
   if not curSign then
     return redis.error_reply('WRONGTYPE value key does not hold an integer')
   end
   if compare(newSign, newDigits, curSign, curDigits) <= 0 then
     return 0
   end
+end
+-- The dirty set is written only when the value rose, so its type is
+-- checked only then, before the first write.
+local dirtyType = redis.call('TYPE', KEYS[2])['ok']
+if dirtyType ~= 'none' and dirtyType ~= 'set' then
+  return redis.error_reply('WRONGTYPE dirty set key holds a ' .. dirtyType)
 end
 redis.call('SET', KEYS[1], newSign .. newDigits, 'KEEPTTL')
 redis.call('SADD', KEYS[2], ARGV[2])
