@@ -589,26 +589,7 @@ func (c *redigoCollector) newScript(e ast.Expr) (int, ast.Expr, bool) {
 // not looked for: script variables are set once).
 func (c *redigoCollector) global(v *types.Var) (ast.Expr, bool) {
 	if c.globals == nil {
-		c.globals = map[*types.Var]ast.Expr{}
-		for _, f := range c.pass.Files {
-			for _, d := range f.Decls {
-				gd, ok := d.(*ast.GenDecl)
-				if !ok || gd.Tok != token.VAR {
-					continue
-				}
-				for _, spec := range gd.Specs {
-					vs := spec.(*ast.ValueSpec)
-					if len(vs.Names) != len(vs.Values) {
-						continue
-					}
-					for i, name := range vs.Names {
-						if gv, ok := c.pass.TypesInfo.Defs[name].(*types.Var); ok {
-							c.globals[gv] = vs.Values[i]
-						}
-					}
-				}
-			}
-		}
+		c.globals = packageVarValues(c.pass)
 	}
 	e, ok := c.globals[v]
 	return e, ok

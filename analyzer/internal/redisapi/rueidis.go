@@ -511,26 +511,7 @@ func (c *rueidisCollector) packageVars() map[*types.Var]ast.Expr {
 	if c.pkgVars != nil {
 		return c.pkgVars
 	}
-	c.pkgVars = map[*types.Var]ast.Expr{}
-	for _, f := range c.pass.Files {
-		for _, d := range f.Decls {
-			gd, ok := d.(*ast.GenDecl)
-			if !ok || gd.Tok != token.VAR {
-				continue
-			}
-			for _, s := range gd.Specs {
-				vs := s.(*ast.ValueSpec)
-				if len(vs.Values) != len(vs.Names) {
-					continue
-				}
-				for i, n := range vs.Names {
-					if v, ok := c.pass.TypesInfo.Defs[n].(*types.Var); ok {
-						c.pkgVars[v] = vs.Values[i]
-					}
-				}
-			}
-		}
-	}
+	c.pkgVars = packageVarValues(c.pass)
 	return c.pkgVars
 }
 
