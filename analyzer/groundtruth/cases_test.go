@@ -32,6 +32,7 @@ var cases = map[string]caseFunc{
 	"scriptRun": scriptRun, "scriptRunTagged": scriptRunTagged,
 	"singleKey": singleKey,
 	"methods":   methods, "methodsTagged": methodsTagged,
+	"txHeld": txHeld, "txHeldTagged": txHeldTagged,
 }
 
 // SL1001
@@ -171,6 +172,28 @@ func txHoles(ctx context.Context, c redis.UniversalClient, id string) error {
 		p.Incr(ctx, "gt:total:"+id)
 		return nil
 	})
+	return txErr(cmds, err)
+}
+
+// SL1003
+func txHeld(ctx context.Context, c redis.UniversalClient, id string) error {
+	queue := func(p redis.Pipeliner) error {
+		p.Incr(ctx, "gt:held:"+id)
+		p.Incr(ctx, "gt:heldtotal:"+id)
+		return nil
+	}
+	cmds, err := c.TxPipelined(ctx, queue)
+	return txErr(cmds, err)
+}
+
+// clean
+func txHeldTagged(ctx context.Context, c redis.UniversalClient, id string) error {
+	queue := func(p redis.Pipeliner) error {
+		p.Incr(ctx, "gt:held:{"+id+"}")
+		p.Incr(ctx, "gt:heldtotal:{"+id+"}")
+		return nil
+	}
+	cmds, err := c.TxPipelined(ctx, queue)
 	return txErr(cmds, err)
 }
 

@@ -45,13 +45,19 @@ type collector struct {
 	res  *Result
 	// txOf maps a pipeliner or Tx variable to its transaction.
 	txOf map[*types.Var]*Tx
+	// heldTx are the transactions whose callback is a function literal
+	// held in a variable, by their TxPipelined or Watch call.
+	heldTx map[*ast.CallExpr]*Tx
 }
 
 // collectGoRedis reads go-redis methods on any client type, Do/Process
 // with a literal command name, transactions and scripts.
 func collectGoRedis(pass *analysis.Pass, x *keyexpr.Extractor, res *Result) {
-	c := &collector{pass: pass, x: x, res: res, txOf: map[*types.Var]*Tx{}}
+	c := &collector{pass: pass, x: x, res: res, txOf: map[*types.Var]*Tx{}, heldTx: map[*ast.CallExpr]*Tx{}}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	// A callback held in a variable is written before the call that runs
+	// it: bind its pipeliner first, so its commands join the transaction.
+	ins.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) { c.heldCallback(n.(*ast.CallExpr)) })
 	ins.Preorder([]ast.Node{(*ast.AssignStmt)(nil), (*ast.CallExpr)(nil)}, func(n ast.Node) {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
@@ -163,9 +169,44 @@ func (c *collector) funcParam(e ast.Expr) (*types.Var, *ast.BlockStmt) {
 	return v, body
 }
 
+// heldCallback starts the transaction of TxPipelined(ctx, fn) or
+// Watch(ctx, fn, keys...) whose fn is a local variable assigned one
+// function literal.
+func (c *collector) heldCallback(call *ast.CallExpr) {
+	fn, recv, ok := c.goRedisMethod(call)
+	if !ok || recv == "" || recv == "Script" || len(call.Args) < 2 {
+		return
+	}
+	name := fn.Name()
+	if name != "TxPipelined" && name != "Watch" || name == "TxPipelined" && len(call.Args) != 2 {
+		return
+	}
+	if _, inline := ast.Unparen(call.Args[1]).(*ast.FuncLit); inline {
+		return
+	}
+	lit, ok := ast.Unparen(c.x.Origin(call.Args[1])).(*ast.FuncLit)
+	if !ok {
+		return
+	}
+	v, body := c.funcParam(lit)
+	if v == nil {
+		return
+	}
+	tx := &Tx{Node: call, Method: name, WatchComplete: true, body: [2]token.Pos{body.Pos(), body.End()}}
+	if name == "Watch" {
+		tx.Watched, tx.WatchComplete = c.keysOf(call, variadic(2))
+	}
+	c.txOf[v] = tx
+	c.heldTx[call] = tx
+	c.res.Txs = append(c.res.Txs, tx)
+}
+
 func (c *collector) call(call *ast.CallExpr) {
 	fn, recv, ok := c.goRedisMethod(call)
 	if !ok || recv == "" {
+		return
+	}
+	if c.heldTx[call] != nil {
 		return
 	}
 	name := fn.Name()

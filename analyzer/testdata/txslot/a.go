@@ -85,3 +85,37 @@ func watch(rdb *redis.ClusterClient, id string) {
 		return err
 	}, "{acct:"+id+"}:n", "{acct:"+id+"}:m")
 }
+
+// The callback held in a variable, as with a shared retry helper.
+func heldCallback(rdb *redis.Client, id string) error {
+	queue := func(p redis.Pipeliner) error {
+		p.Incr(ctx, "visits:"+id)
+		p.Incr(ctx, "visits:total") // want `TxPipelined transaction keys "visits:" \+ id and "visits:total" \(slot \d+\) share no hash tag`
+		return nil
+	}
+	_, err := rdb.TxPipelined(ctx, queue)
+	return err
+}
+
+// Silent: the held callback's keys share a tag.
+func heldCallbackTagged(rdb *redis.Client, id string) error {
+	queue := func(p redis.Pipeliner) error {
+		p.Incr(ctx, "visits:{"+id+"}")
+		p.Incr(ctx, "visits:{"+id+"}:day")
+		return nil
+	}
+	_, err := rdb.TxPipelined(ctx, queue)
+	return err
+}
+
+// A WATCH block whose function is held in a variable.
+func heldWatch(rdb *redis.Client, id string) error {
+	update := func(tx *redis.Tx) error {
+		_, err := tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			p.Set(ctx, "owner:"+id, 1, 0) // want `Watch transaction keys "balance:" \+ id and "owner:" \+ id share no hash tag`
+			return nil
+		})
+		return err
+	}
+	return rdb.Watch(ctx, update, "balance:"+id)
+}
