@@ -25,15 +25,3 @@ func TestValkey(t *testing.T) {
 		analysistest.Run(t, dir, a, "./clean")
 	}
 }
-
-// TestValkeyGroundTruthLabels: the suite reports exactly each valkey-go
-// case's label in the case's function.
-func TestValkeyGroundTruthLabels(t *testing.T) {
-	checkGroundTruthLabels(t, filepath.Join("testdata", "clients", "valkey"))
-}
-
-// TestValkeyGroundTruthCluster runs the valkey-go cases against the harness
-// cluster.
-func TestValkeyGroundTruthCluster(t *testing.T) {
-	runGroundTruthCluster(t, filepath.Join("testdata", "clients", "valkey"))
-}

@@ -66,10 +66,6 @@ func analyze(t *testing.T) (reported map[string][]string, label map[string]strin
 	if test == nil {
 		t.Fatalf("no test variant among %d packages", len(pkgs))
 	}
-	g, err := checker.Analyze(analyzer.Analyzers(), []*packages.Package{test}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	label = labels(t, test.Syntax, test.Fset)
 	funcs := map[string][2]token.Pos{}
 	for _, f := range test.Syntax {
@@ -79,7 +75,18 @@ func analyze(t *testing.T) (reported map[string][]string, label map[string]strin
 			}
 		}
 	}
-	reported = map[string][]string{}
+	return slotFindings(t, []*packages.Package{test}, funcs), label
+}
+
+// slotFindings runs the suite over pkgs and returns the slot rules it
+// reports inside each case function of funcs (name to extent).
+func slotFindings(t *testing.T, pkgs []*packages.Package, funcs map[string][2]token.Pos) map[string][]string {
+	t.Helper()
+	g, err := checker.Analyze(analyzer.Analyzers(), pkgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reported := map[string][]string{}
 	for act := range g.All() {
 		if !act.IsRoot {
 			continue
@@ -98,21 +105,26 @@ func analyze(t *testing.T) (reported map[string][]string, label map[string]strin
 			}
 		}
 	}
-	return reported, label
+	return reported
 }
 
 // TestAnalyzerMatchesLabels: the analyzers report exactly each case's label.
 func TestAnalyzerMatchesLabels(t *testing.T) {
 	reported, label := analyze(t)
 	for _, name := range sortedCases() {
-		want := label[name]
-		got := reported[name]
-		switch {
-		case want == "clean" && len(got) > 0:
-			t.Errorf("%s is labelled clean but the analyzer reports %v", name, got)
-		case want != "clean" && (len(got) != 1 || got[0] != want):
-			t.Errorf("%s is labelled %s but the analyzer reports %v", name, want, got)
-		}
+		checkLabel(t, name, label[name], reported[name])
+	}
+}
+
+// checkLabel: a case labelled clean has no slot finding, a case labelled
+// with a rule exactly one, of that rule.
+func checkLabel(t *testing.T, name, want string, got []string) {
+	t.Helper()
+	switch {
+	case want == "clean" && len(got) > 0:
+		t.Errorf("%s is labelled clean but the analyzer reports %v", name, got)
+	case want != "clean" && (len(got) != 1 || got[0] != want):
+		t.Errorf("%s is labelled %s but the analyzer reports %v", name, want, got)
 	}
 }
 
