@@ -17,11 +17,61 @@ import (
 // clientModules hold the ground-truth cases of other clients, each in a
 // test module pinned to its client, so the main module does not depend on
 // them: their groundtruth package has labelled cases and a test that runs
-// them on the cluster.
+// them on the cluster (valkey-go's are rueidis's, renamed: valkeyModule).
 var clientModules = []string{"redigo", "goredisv8", "rueidis", "valkey"}
 
-func clientModule(name string) string {
-	return filepath.Join("..", "testdata", "clients", name)
+func clientModule(t *testing.T, name string) string {
+	dir := filepath.Join("..", "testdata", "clients", name)
+	if name == "valkey" {
+		return valkeyModule(t, dir)
+	}
+	return dir
+}
+
+// valkeyFromRueidis renames rueidis code to valkey-go's: valkey-go is
+// rueidis under another import path, with Redis in two names turned into
+// Valkey.
+var valkeyFromRueidis = strings.NewReplacer(
+	"github.com/redis/rueidis", "github.com/valkey-io/valkey-go",
+	"rueidis.RedisResult", "valkey.ValkeyResult",
+	"rueidis.IsRedisNil", "valkey.IsValkeyNil",
+	"rueidis", "valkey",
+)
+
+// valkeyModule is the valkey-go test module with its ground truth: the
+// rueidis cases and their cluster test, renamed, written into a copy of
+// the module so that the two clients' cases cannot drift apart.
+func valkeyModule(t *testing.T, dir string) string {
+	t.Helper()
+	out := t.TempDir()
+	for _, f := range []string{"go.mod", "go.sum"} {
+		data, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(out, f), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	src := filepath.Join(dir, "..", "rueidis", "groundtruth")
+	files, err := filepath.Glob(filepath.Join(src, "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no rueidis cases in %s: %v", src, err)
+	}
+	if err := os.Mkdir(filepath.Join(out, "groundtruth"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		renamed := valkeyFromRueidis.Replace(string(data))
+		if err := os.WriteFile(filepath.Join(out, "groundtruth", filepath.Base(f)), []byte(renamed), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
 }
 
 // moduleEnv reads only the test module's own go.mod.
@@ -34,7 +84,7 @@ func moduleEnv() []string {
 func TestClientCasesMatchLabels(t *testing.T) {
 	for _, mod := range clientModules {
 		t.Run(mod, func(t *testing.T) {
-			cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: clientModule(mod), Env: moduleEnv()}
+			cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: clientModule(t, mod), Env: moduleEnv()}
 			pkgs, err := packages.Load(cfg, "./groundtruth")
 			if err != nil {
 				t.Fatal(err)
@@ -75,7 +125,7 @@ func TestClientCasesOnCluster(t *testing.T) {
 	for _, mod := range clientModules {
 		t.Run(mod, func(t *testing.T) {
 			cmd := exec.Command("go", "test", "-count=1", "-v", "./groundtruth")
-			cmd.Dir = clientModule(mod)
+			cmd.Dir = clientModule(t, mod)
 			cmd.Env = append(moduleEnv(), redistest.EnvCluster+"="+strings.Join(addrs, ","),
 				"SLOTLINT_GT_PREFIX="+redistest.Prefix(t))
 			out, err := cmd.CombinedOutput()
