@@ -41,7 +41,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 0
 		}
 	}
-	if answered, code := answerStandardVetx(args); answered { // vetx.go
+	if answered, code := answerVetx(args); answered { // vetx.go
 		return code
 	}
 	return runAnalyzer(args, stdin, stdout, stderr)

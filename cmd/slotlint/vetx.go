@@ -51,12 +51,12 @@ type vetConfig struct {
 // (golang.org/x/tools v0.52.0, pinned in go.mod): "vetx", the length of
 // the types section and of the facts section (uint32 little-endian), the
 // types in indexed export format without its 'i' prefix, then the facts.
-// TestVetShortcutMatchesUnitchecker checks it against unitchecker's own
-// files.
+// TestStandardVetxKeepsExportedAPI and the end-to-end go vet tests fail if
+// it changes.
 const vetxMagic = "vetx"
 
 // vetGCPercent is the GC target of a go vet tool process (see
-// answerStandardVetx); BENCHMARKS.md has the measurement.
+// answerVetx); BENCHMARKS.md has the measurement.
 const vetGCPercent = 400
 
 // isStandard: the package has no module and its import path's first
@@ -67,10 +67,12 @@ func isStandard(cfg *vetConfig) bool {
 	return cfg.ModulePath == "" && !strings.Contains(first, ".")
 }
 
-// answerStandardVetx writes the vetx file of a standard-library package
-// that go vet needs only as a dependency. It reports whether it did; when
-// not, the checker runs as usual.
-func answerStandardVetx(args []string) (bool, int) {
+// answerVetx answers go vet's request for one package the cheap way when
+// it can: the types alone for a standard-library or client package (and
+// an empty result if the package is a vet target), or only the fact
+// analyzers for another dependency (unitchecker.Run, which exits). It
+// reports whether it answered; when not, the checker runs as usual.
+func answerVetx(args []string) (bool, int) {
 	// go vet puts the tool's flags (such as -json) before the file; they do
 	// not matter when nothing is reported.
 	if len(args) == 0 || !strings.HasSuffix(args[len(args)-1], ".cfg") {
@@ -96,7 +98,7 @@ func answerStandardVetx(args []string) (bool, int) {
 	case !cfg.VetxOnly && !(typesOnly && reportsOnly(args, cfg)):
 		return false, 0
 	}
-	vetx, err := standardVetx(cfg)
+	vetx, err := typesOnlyVetx(cfg)
 	if err != nil {
 		return false, 0
 	}
@@ -135,9 +137,9 @@ func writeStdout(cfg *vetConfig, text string) error {
 	return os.WriteFile(cfg.Stdout, []byte(text), 0o666)
 }
 
-// standardVetx type-checks the package's declarations against its
+// typesOnlyVetx type-checks the package's declarations against its
 // imports' vetx files and encodes its types with no facts.
-func standardVetx(cfg *vetConfig) ([]byte, error) {
+func typesOnlyVetx(cfg *vetConfig) ([]byte, error) {
 	fset := token.NewFileSet()
 	files := make([]*ast.File, 0, len(cfg.GoFiles))
 	for _, name := range cfg.GoFiles {

@@ -90,7 +90,7 @@ func TestStandardVetxKeepsExportedAPI(t *testing.T) {
 		if !isStandard(cfg) {
 			t.Fatalf("%s is not standard by the shortcut's test", p.ImportPath)
 		}
-		data, err := standardVetx(cfg)
+		data, err := typesOnlyVetx(cfg)
 		if err != nil {
 			t.Fatalf("%s: the shortcut failed: %v", p.ImportPath, err)
 		}
