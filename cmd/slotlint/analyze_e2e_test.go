@@ -63,21 +63,29 @@ func runIn(t *testing.T, dir string, name string, args ...string) (int, string, 
 
 var findingLine = regexp.MustCompile(`^(.+\.go):(\d+):(\d+): (.*)$`)
 
-// findings extracts "path:line:col: message" lines, paths relative to dir.
+// findings extracts "path:line:col: message" lines of Go files, paths
+// relative to dir.
 func findings(t *testing.T, dir, output string) []string {
+	t.Helper()
+	return findingLines(t, dir, output, findingLine)
+}
+
+// findingLines extracts the lines line matches (file, line, column,
+// message), paths relative to dir when inside it, sorted.
+func findingLines(t *testing.T, dir, output string, line *regexp.Regexp) []string {
 	t.Helper()
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []string
-	for _, line := range strings.Split(output, "\n") {
-		m := findingLine.FindStringSubmatch(line)
+	for _, l := range strings.Split(output, "\n") {
+		m := line.FindStringSubmatch(l)
 		if m == nil {
 			continue
 		}
 		file := m[1]
-		if rel, err := filepath.Rel(abs, file); err == nil && !strings.HasPrefix(rel, "..") {
+		if rel, err := filepath.Rel(abs, file); err == nil && filepath.IsAbs(file) && !strings.HasPrefix(rel, "..") {
 			file = rel
 		}
 		file = strings.TrimPrefix(filepath.ToSlash(file), "./")

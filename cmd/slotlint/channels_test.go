@@ -15,24 +15,7 @@ var luaFindingLine = regexp.MustCompile(`^(.+\.lua):(\d+):(\d+): (LUA\d+ .*)$`)
 // relative to dir.
 func luaFindingLines(t *testing.T, dir, output string) []string {
 	t.Helper()
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, line := range strings.Split(output, "\n") {
-		m := luaFindingLine.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		file := m[1]
-		if rel, err := filepath.Rel(abs, file); err == nil && filepath.IsAbs(file) && !strings.HasPrefix(rel, "..") {
-			file = rel
-		}
-		out = append(out, filepath.ToSlash(file)+":"+m[2]+":"+m[3]+": "+m[4])
-	}
-	sort.Strings(out)
-	return out
+	return findingLines(t, dir, output, luaFindingLine)
 }
 
 // setDiff lists what got lacks from want (-) and has beyond it (+), or
