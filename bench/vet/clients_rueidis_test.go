@@ -2,7 +2,6 @@ package vet
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -33,7 +32,7 @@ func TestRueidisModules(t *testing.T) {
 		t.Run(filepath.Base(m.module), func(t *testing.T) {
 			dir := moduleDir(t, m.module)
 			cache := t.TempDir()
-			if out := vetOutput(t, dir, cache, bin); out != "" {
+			if out := strings.Join(findings(t, dir, cache, bin), "\n"); out != "" {
 				t.Fatalf("findings in %s:\n%s", m.module, out)
 			}
 			probe := filepath.Join(dir, m.lockPkg, "zz_slotlint_probe.go")
@@ -43,7 +42,7 @@ func TestRueidisModules(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer os.Remove(probe)
-			out := vetOutput(t, dir, cache, bin)
+			out := strings.Join(findings(t, dir, cache, bin), "\n")
 			for _, want := range []string{
 				`MGET keys "a" (slot 15495) and "b" (slot 3300) are in different slots`,
 				`MULTI/EXEC transaction keys "x:" + id and "y:" + id share no hash tag`,
@@ -72,23 +71,3 @@ func slotlintProbe(ctx context.Context, c client.Client, id string) {
 		c.B().Exec().Build())
 }
 `
-
-// vetOutput returns what go vet -vettool=slotlint reports over ./... in
-// dir, lines about the build aside.
-func vetOutput(t *testing.T, dir, gocache, bin string) string {
-	t.Helper()
-	cmd := exec.Command("go", "vet", "-vettool="+bin, "./...")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOCACHE="+gocache)
-	out, err := cmd.CombinedOutput()
-	if _, ok := err.(*exec.ExitError); err != nil && !ok {
-		t.Fatalf("go vet: %v", err)
-	}
-	var keep []string
-	for _, l := range strings.Split(string(out), "\n") {
-		if l != "" && !strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "go: ") {
-			keep = append(keep, l)
-		}
-	}
-	return strings.Join(keep, "\n")
-}
