@@ -1,7 +1,6 @@
 package analyzer_test
 
 import (
-	"path/filepath"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -13,20 +12,19 @@ import (
 	"github.com/slotlint/slotlint/analyzer/txslot"
 )
 
-// goRedisV8Module is a test module of its own, pinned to go-redis v8.11.5.
-var goRedisV8Module = filepath.Join("testdata", "clients", "goredisv8")
-
 // TestGoRedisV8 checks each rule's findings on go-redis v8 code.
 func TestGoRedisV8(t *testing.T) {
-	analysistest.Run(t, goRedisV8Module, crossslot.Analyzer, "./crossslot")
-	analysistest.Run(t, goRedisV8Module, txslot.Analyzer, "./txslot")
-	analysistest.Run(t, goRedisV8Module, scriptkeys.Analyzer, "./scriptkeys")
-	analysistest.Run(t, goRedisV8Module, luascript.Analyzer, "./luascript")
+	dir := clientModule(t, "goredisv8")
+	analysistest.Run(t, dir, crossslot.Analyzer, "./crossslot")
+	analysistest.Run(t, dir, txslot.Analyzer, "./txslot")
+	analysistest.Run(t, dir, scriptkeys.Analyzer, "./scriptkeys")
+	analysistest.Run(t, dir, luascript.Analyzer, "./luascript")
 }
 
 // TestGoRedisV8Clean: no analyzer of the suite reports on clean v8 code.
 func TestGoRedisV8Clean(t *testing.T) {
+	dir := clientModule(t, "goredisv8")
 	for _, a := range analyzer.Analyzers() {
-		analysistest.Run(t, goRedisV8Module, a, "./clean")
+		analysistest.Run(t, dir, a, "./clean")
 	}
 }

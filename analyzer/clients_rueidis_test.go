@@ -1,7 +1,6 @@
 package analyzer_test
 
 import (
-	"path/filepath"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -16,7 +15,7 @@ import (
 // TestRueidis runs the rules over code written against rueidis v1.0.79
 // (a module of its own under testdata/clients/rueidis).
 func TestRueidis(t *testing.T) {
-	dir := filepath.Join("testdata", "clients", "rueidis")
+	dir := clientModule(t, "rueidis")
 	analysistest.Run(t, dir, crossslot.Analyzer, "./crossslot")
 	analysistest.Run(t, dir, txslot.Analyzer, "./txslot")
 	analysistest.Run(t, dir, scriptkeys.Analyzer, "./scripts")

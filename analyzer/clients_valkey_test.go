@@ -1,7 +1,6 @@
 package analyzer_test
 
 import (
-	"path/filepath"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
@@ -16,7 +15,7 @@ import (
 // (a module of its own under testdata/clients/valkey), which shares
 // rueidis's front end.
 func TestValkey(t *testing.T) {
-	dir := filepath.Join("testdata", "clients", "valkey")
+	dir := clientModule(t, "valkey")
 	analysistest.Run(t, dir, crossslot.Analyzer, "./crossslot")
 	analysistest.Run(t, dir, txslot.Analyzer, "./txslot")
 	analysistest.Run(t, dir, scriptkeys.Analyzer, "./scripts")
