@@ -58,7 +58,20 @@ func runIn(t *testing.T, dir string, name string, args ...string) (int, string, 
 	} else if err != nil {
 		t.Fatalf("%s %v: %v", name, args, err)
 	}
-	return code, stdout.String(), stderr.String()
+	return code, stdout.String(), withoutDownloads(stderr.String())
+}
+
+// withoutDownloads drops the go command's "go: downloading" lines: on a
+// machine with a cold module cache they precede any tool's output.
+func withoutDownloads(stderr string) string {
+	lines := strings.SplitAfter(stderr, "\n")
+	kept := lines[:0]
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "go: downloading ") {
+			kept = append(kept, l)
+		}
+	}
+	return strings.Join(kept, "")
 }
 
 var findingLine = regexp.MustCompile(`^(.+\.go):(\d+):(\d+): (.*)$`)
