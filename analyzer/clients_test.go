@@ -6,6 +6,11 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/slotlint/slotlint/analyzer"
 )
 
 // clientModuleDownloads remembers, per test module, the result of
@@ -43,4 +48,43 @@ type downloadError struct {
 
 func (e *downloadError) Error() string {
 	return "go mod download in " + e.dir + ": " + e.err.Error() + "\n" + string(e.out)
+}
+
+// suiteIsSilent runs every analyzer of the suite over the packages of
+// pattern in dir, loaded once, and fails on any finding or error: clean
+// code must stay silent. (analysistest.Run per analyzer would load and
+// type-check the client module from source once per analyzer.)
+func suiteIsSilent(t *testing.T, dir, pattern string) {
+	t.Helper()
+	cfg := &packages.Config{
+		Mode: packages.LoadAllSyntax,
+		Dir:  dir,
+		Env:  append(os.Environ(), "GOWORK=off", "GOFLAGS=", "GOPROXY=off"),
+	}
+	pkgs, err := packages.Load(cfg, pattern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := packages.PrintErrors(pkgs); n > 0 {
+		t.Fatalf("%d errors loading %s in %s", n, pattern, dir)
+	}
+	graph, err := checker.Analyze(analyzer.Analyzers(), pkgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ran := map[string]bool{}
+	for _, act := range graph.Roots {
+		ran[act.Analyzer.Name] = true
+		if act.Err != nil {
+			t.Errorf("%s: %v", act, act.Err)
+		}
+		for _, d := range act.Diagnostics {
+			t.Errorf("%s: unexpected %s finding: %s", act.Package.Fset.Position(d.Pos), d.Category, d.Message)
+		}
+	}
+	for _, a := range analyzer.Analyzers() {
+		if !ran[a.Name] {
+			t.Errorf("analyzer %s did not run", a.Name)
+		}
+	}
 }
