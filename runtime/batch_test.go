@@ -128,3 +128,137 @@ func (h countHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Pro
 		return next(ctx, cmds)
 	}
 }
+
+// TestMaxUpdateFoldsQueuedCalls queues MaxUpdate calls one by one behind a
+// pipeline held in flight, then lets them go: calls of one key, dirty set
+// and member are sent as the one of highest value, which alone reports the
+// rise; calls that differ in member or key are sent on their own; and when
+// the sent call fails, the calls folded into it run on their own and get
+// their own results.
+func TestMaxUpdateFoldsQueuedCalls(t *testing.T) {
+	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
+		ctx := context.Background()
+		id := tagged(t)
+		conn := newClient(t, rdb)
+		var scripts atomic.Int64
+		conn.AddHook(scriptCountHook{&scripts})
+		c := New(conn, nil)
+		if err := c.Preload(ctx); err != nil {
+			t.Fatal(err)
+		}
+		value, other := Key("mxf", id, "v"), Key("mxf", id, "w")
+		dirty, wrongDirty := Key("mxf", id, "dirty"), Key("mxf", id, "hash")
+		t.Cleanup(func() { rdb.Del(ctx, value, other, dirty, wrongDirty) })
+		rdb.Set(ctx, value, 4, 0)
+		rdb.HSet(ctx, wrongDirty, "f", "1")
+
+		type update struct {
+			key, dirty, member string
+			value              int64
+		}
+		type result struct {
+			rose bool
+			err  error
+		}
+		// queued runs the updates as concurrent calls that all queue behind
+		// a pipeline held in flight, in this order, then releases them.
+		queued := func(updates []update) []result {
+			c.batch.mu.Lock()
+			c.batch.busy = true
+			c.batch.mu.Unlock()
+			results := make([]result, len(updates))
+			var wg sync.WaitGroup
+			for i, u := range updates {
+				wg.Go(func() {
+					rose, err := c.MaxUpdate(ctx, u.key, u.dirty, u.member, u.value)
+					results[i] = result{rose, err}
+				})
+				for {
+					c.batch.mu.Lock()
+					n := len(c.batch.queue)
+					c.batch.mu.Unlock()
+					if n == i+1 {
+						break
+					}
+					time.Sleep(time.Millisecond)
+				}
+			}
+			scripts.Store(0)
+			c.handOn(ctx)
+			wg.Wait()
+			return results
+		}
+
+		got := queued([]update{
+			{value, dirty, "a", 5},
+			{value, dirty, "a", 9},
+			{value, dirty, "a", 3},
+			{value, dirty, "a", 9},
+			{value, dirty, "a", 7},
+			{value, dirty, "b", 12}, // another member: sent on its own, after the 9
+			{other, dirty, "a", 1},  // another key: sent on its own
+		})
+		want := []result{{false, nil}, {true, nil}, {false, nil}, {false, nil}, {false, nil}, {true, nil}, {true, nil}}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Errorf("update %d: rose %v, err %v; want rose %v", i, got[i].rose, got[i].err, want[i].rose)
+			}
+		}
+		if n := scripts.Load(); n != 3 {
+			t.Errorf("%d scripts sent for 7 calls on 3 operand sets, want 3", n)
+		}
+		if v := rdb.Get(ctx, value).Val(); v != "12" {
+			t.Errorf("value %s, want 12", v)
+		}
+		if m := rdb.SMembers(ctx, dirty).Val(); len(m) != 2 {
+			t.Errorf("dirty members %v, want a and b", m)
+		}
+
+		// The dirty set is a hash: the 8 would rise from 4 and fails; the 3
+		// folded into it would not rise and succeeds when run on its own.
+		rdb.Set(ctx, other, 4, 0)
+		got = queued([]update{
+			{other, wrongDirty, "a", 3},
+			{other, wrongDirty, "a", 8},
+		})
+		if got[0] != (result{false, nil}) {
+			t.Errorf("folded lower call: rose %v, err %v; want no rise and no error", got[0].rose, got[0].err)
+		}
+		if !errors.Is(got[1].err, ErrWrongType) {
+			t.Errorf("rising call with a wrong-type dirty set: %v, want ErrWrongType", got[1].err)
+		}
+		if n := scripts.Load(); n != 2 {
+			t.Errorf("%d scripts sent, want 2: the folded call again on its own", n)
+		}
+		if v := rdb.Get(ctx, other).Val(); v != "4" {
+			t.Errorf("value %s after the failed rise, want 1", v)
+		}
+		if c.batch.busy || len(c.batch.queue) != 0 {
+			t.Fatalf("batcher left busy with %d queued calls", len(c.batch.queue))
+		}
+	})
+}
+
+// scriptCountHook counts script commands sent, alone or in pipelines.
+type scriptCountHook struct{ n *atomic.Int64 }
+
+func (scriptCountHook) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (h scriptCountHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		h.count(cmd)
+		return next(ctx, cmd)
+	}
+}
+func (h scriptCountHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		for _, cmd := range cmds {
+			h.count(cmd)
+		}
+		return next(ctx, cmds)
+	}
+}
+func (h scriptCountHook) count(cmd redis.Cmder) {
+	if name := cmd.Name(); name == "evalsha" || name == "eval" {
+		h.n.Add(1)
+	}
+}

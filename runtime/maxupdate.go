@@ -22,8 +22,12 @@ import (
 // Concurrent calls through one Client share round trips: a call made while
 // another is in flight waits for it and goes out with the other calls that
 // arrived meanwhile in one pipeline (NOSCRIPT recovered as in RunPipelined).
-// Each call still runs as its own atomic script with its own result. A call
-// whose context ends once it is queued still waits for its pipeline.
+// Each call still runs as its own atomic script with its own result, except
+// that queued calls of one key, dirty set and member are folded into the one
+// of highest value: it runs, and the others return false, as they would
+// have run right after it (the calls are all in flight at once, so Redis
+// could have run them in that order). A call whose context ends once it is
+// queued still waits for its pipeline.
 //
 // MaxTable picks keys and sharded dirty sets for whole tables of such
 // values.
@@ -37,7 +41,9 @@ func (c *Client) MaxUpdate(ctx context.Context, key, dirtySet, member string, va
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
-	reply, err := c.runBatched(ctx, maxUpdateScript, []string{key, dirtySet}, value, member)
+	reply, err := c.runBatchedCall(ctx,
+		Call{Script: maxUpdateScript, Keys: []string{key, dirtySet}, Args: []any{value, member}},
+		&maxUpdateArgs{key: key, dirtySet: dirtySet, member: member, value: value})
 	if err != nil {
 		return false, fmt.Errorf("max-updating %q: %w", key, err)
 	}
