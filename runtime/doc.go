@@ -53,7 +53,9 @@
 // their dirty sets by hash tag, and Client.Drain pops dirty ids in batches
 // (SPOP with a count) for writing back. Concurrent updates through one
 // Client share round trips: those that arrive while one is in flight go out
-// together in the next pipeline. Writes back may repeat or arrive
+// together in the next pipeline, where the updates of one value are sent as
+// the highest of them (the others report no rise, as if run right after it).
+// Writes back may repeat or arrive
 // late, so the database update must only ever raise the stored value:
 //
 //	UPDATE items SET last_read = $1 WHERE id = $2 AND last_read < $1

@@ -46,6 +46,35 @@ func TestIsStandard(t *testing.T) {
 // end-to-end tests.)
 func TestStandardVetxKeepsExportedAPI(t *testing.T) {
 	roots := []string{"context", "strconv", "net", "crypto/tls", "time", "sync/atomic", "runtime", "net/http"}
+	vetx := map[string]string{}
+	work := t.TempDir()
+	for _, cfg := range standardVetConfigs(t, roots, vetx, work) {
+		data, err := typesOnlyVetx(cfg)
+		if err != nil {
+			t.Fatalf("%s: the shortcut failed: %v", cfg.ImportPath, err)
+		}
+		if err := os.WriteFile(vetx[cfg.ImportPath], data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, path := range roots {
+		got := vetxAPI(t, path, vetx[path])
+		want := compilerAPI(t, path)
+		if len(want) == 0 {
+			t.Fatalf("%s: no exported API loaded", path)
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s: the shortcut's exported API differs from the compiler's:\n%s", path, diffLines(want, got))
+		}
+	}
+}
+
+// standardVetConfigs returns the configs go vet would pass for the roots
+// and their dependencies, in dependency order, as go list gives their files
+// and imports. Each package's vetx file is to be written at vetx[path],
+// under work, where its importers' configs point.
+func standardVetConfigs(t testing.TB, roots []string, vetx map[string]string, work string) []*vetConfig {
+	t.Helper()
 	cmd := exec.Command("go", append([]string{"list", "-deps", "-json=ImportPath,Dir,GoFiles,Imports,ImportMap,Standard,Module"}, roots...)...)
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOWORK=off")
 	out, err := cmd.Output()
@@ -59,8 +88,7 @@ func TestStandardVetxKeepsExportedAPI(t *testing.T) {
 		ImportMap       map[string]string
 		Standard        bool
 	}
-	work := t.TempDir()
-	vetx := map[string]string{}
+	var cfgs []*vetConfig
 	dec := json.NewDecoder(bytes.NewReader(out))
 	for dec.More() {
 		var p listed
@@ -90,26 +118,31 @@ func TestStandardVetxKeepsExportedAPI(t *testing.T) {
 		if !isStandard(cfg) {
 			t.Fatalf("%s is not standard by the shortcut's test", p.ImportPath)
 		}
-		data, err := typesOnlyVetx(cfg)
-		if err != nil {
-			t.Fatalf("%s: the shortcut failed: %v", p.ImportPath, err)
-		}
-		file := filepath.Join(work, strings.ReplaceAll(p.ImportPath, "/", "_")+".vetx")
-		if err := os.WriteFile(file, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		vetx[p.ImportPath] = file
+		vetx[p.ImportPath] = filepath.Join(work, strings.ReplaceAll(p.ImportPath, "/", "_")+".vetx")
+		cfgs = append(cfgs, cfg)
 	}
-	for _, path := range roots {
-		got := vetxAPI(t, path, vetx[path])
-		want := compilerAPI(t, path)
-		if len(want) == 0 {
-			t.Fatalf("%s: no exported API loaded", path)
-		}
-		if strings.Join(got, "\n") != strings.Join(want, "\n") {
-			t.Errorf("%s: the shortcut's exported API differs from the compiler's:\n%s", path, diffLines(want, got))
+	return cfgs
+}
+
+// BenchmarkStandardVetx answers go vet's types-only requests for net/http
+// and its standard-library dependencies (about 100 packages), one after
+// another as go vet's processes would, without the process start.
+func BenchmarkStandardVetx(b *testing.B) {
+	vetx := map[string]string{}
+	cfgs := standardVetConfigs(b, []string{"net/http"}, vetx, b.TempDir())
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, cfg := range cfgs {
+			data, err := typesOnlyVetx(cfg)
+			if err != nil {
+				b.Fatalf("%s: %v", cfg.ImportPath, err)
+			}
+			if err := os.WriteFile(vetx[cfg.ImportPath], data, 0o644); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
+	b.ReportMetric(float64(len(cfgs)), "packages")
 }
 
 // vetxAPI decodes a vetx file's types and lists the exported objects.
