@@ -10,6 +10,7 @@ package rediscmd
 import (
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Flag is a command flag from COMMAND INFO.
@@ -180,9 +181,12 @@ func (c *Command) Has(f Flag) bool { return c.Flags&f == f }
 // InACL reports whether the command is in all of the categories a.
 func (c *Command) InACL(a ACL) bool { return c.ACL&a == a }
 
+// table is the generated command table, built on first use.
+var table = sync.OnceValue(buildTable)
+
 // Lookup returns the command named name, case-insensitively.
 func Lookup(name string) (*Command, bool) {
-	c, ok := table[strings.ToUpper(name)]
+	c, ok := table()[strings.ToUpper(name)]
 	return c, ok
 }
 
