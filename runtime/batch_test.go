@@ -24,7 +24,7 @@ func TestMaxUpdateBatched(t *testing.T) {
 		id := tagged(t)
 		conn := newClient(t, rdb)
 		var sent atomic.Int64
-		conn.AddHook(countHook{&sent})
+		conn.AddHook(countHook{roundTrips: &sent})
 		c := New(conn, nil)
 		const (
 			goroutines = 50
@@ -112,23 +112,6 @@ func TestMaxUpdateBatched(t *testing.T) {
 	})
 }
 
-// countHook counts round trips: single commands and pipelines.
-type countHook struct{ n *atomic.Int64 }
-
-func (countHook) DialHook(next redis.DialHook) redis.DialHook { return next }
-func (h countHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
-	return func(ctx context.Context, cmd redis.Cmder) error {
-		h.n.Add(1)
-		return next(ctx, cmd)
-	}
-}
-func (h countHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
-	return func(ctx context.Context, cmds []redis.Cmder) error {
-		h.n.Add(1)
-		return next(ctx, cmds)
-	}
-}
-
 // TestMaxUpdateFoldsQueuedCalls queues MaxUpdate calls one by one behind a
 // pipeline held in flight, then lets them go: calls of one key, dirty set
 // and member are sent as the one of highest value, which alone reports the
@@ -141,7 +124,7 @@ func TestMaxUpdateFoldsQueuedCalls(t *testing.T) {
 		id := tagged(t)
 		conn := newClient(t, rdb)
 		var scripts atomic.Int64
-		conn.AddHook(scriptCountHook{&scripts})
+		conn.AddHook(countHook{scripts: &scripts})
 		c := New(conn, nil)
 		if err := c.Preload(ctx); err != nil {
 			t.Fatal(err)
@@ -239,26 +222,31 @@ func TestMaxUpdateFoldsQueuedCalls(t *testing.T) {
 	})
 }
 
-// scriptCountHook counts script commands sent, alone or in pipelines.
-type scriptCountHook struct{ n *atomic.Int64 }
+// countHook counts round trips (single commands and pipelines) in
+// roundTrips and the script commands among them in scripts; either may be
+// nil.
+type countHook struct{ roundTrips, scripts *atomic.Int64 }
 
-func (scriptCountHook) DialHook(next redis.DialHook) redis.DialHook { return next }
-func (h scriptCountHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+func (countHook) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (h countHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 	return func(ctx context.Context, cmd redis.Cmder) error {
 		h.count(cmd)
 		return next(ctx, cmd)
 	}
 }
-func (h scriptCountHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+func (h countHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
 	return func(ctx context.Context, cmds []redis.Cmder) error {
-		for _, cmd := range cmds {
-			h.count(cmd)
-		}
+		h.count(cmds...)
 		return next(ctx, cmds)
 	}
 }
-func (h scriptCountHook) count(cmd redis.Cmder) {
-	if name := cmd.Name(); name == "evalsha" || name == "eval" {
-		h.n.Add(1)
+func (h countHook) count(cmds ...redis.Cmder) {
+	if h.roundTrips != nil {
+		h.roundTrips.Add(1)
+	}
+	for _, cmd := range cmds {
+		if name := cmd.Name(); h.scripts != nil && (name == "evalsha" || name == "eval") {
+			h.scripts.Add(1)
+		}
 	}
 }
