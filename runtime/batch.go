@@ -109,7 +109,7 @@ func (c *Client) flush(ctx context.Context) {
 		switch {
 		case pipeErr != nil:
 			f.call.err = pipeErr
-		case f.into.err == nil:
+		case send[f.into].err == nil:
 			f.call.reply = int64(0)
 		default:
 			again = append(again, f.call)
@@ -148,10 +148,12 @@ type maxUpdateArgs struct {
 	value                 int64
 }
 
-// foldedCall is a MaxUpdate that is not sent: the call it was folded into
-// carries a value at least as high for the same key, dirty set and member.
+// foldedCall is a MaxUpdate that is not sent: the call it was folded into,
+// send[into], carries a value at least as high for the same key, dirty set
+// and member.
 type foldedCall struct {
-	call, into *batchCall
+	call *batchCall
+	into int
 }
 
 // foldMaxUpdates returns the calls to send, with the MaxUpdates of one key,
@@ -178,16 +180,11 @@ func foldMaxUpdates(calls []*batchCall) (send []*batchCall, folded []foldedCall)
 			highest[group] = len(send)
 			send = append(send, call)
 		case call.max.value > send[i].max.value:
-			folded = append(folded, foldedCall{call: send[i]})
+			folded = append(folded, foldedCall{call: send[i], into: i})
 			send[i] = call
 		default:
-			folded = append(folded, foldedCall{call: call})
+			folded = append(folded, foldedCall{call: call, into: i})
 		}
-	}
-	for j := range folded {
-		group := *folded[j].call.max
-		group.value = 0
-		folded[j].into = send[highest[group]]
 	}
 	return send, folded
 }

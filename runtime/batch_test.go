@@ -214,7 +214,7 @@ func TestMaxUpdateFoldsQueuedCalls(t *testing.T) {
 			t.Errorf("%d scripts sent, want 2: the folded call again on its own", n)
 		}
 		if v := rdb.Get(ctx, other).Val(); v != "4" {
-			t.Errorf("value %s after the failed rise, want 1", v)
+			t.Errorf("value %s after the failed rise, want 4", v)
 		}
 		if c.batch.busy || len(c.batch.queue) != 0 {
 			t.Fatalf("batcher left busy with %d queued calls", len(c.batch.queue))

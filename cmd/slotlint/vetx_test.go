@@ -125,7 +125,7 @@ func standardVetConfigs(t testing.TB, roots []string, vetx map[string]string, wo
 }
 
 // BenchmarkStandardVetx answers go vet's types-only requests for net/http
-// and its standard-library dependencies (about 100 packages), one after
+// and its standard-library dependencies (183 packages), one after
 // another as go vet's processes would, without the process start.
 func BenchmarkStandardVetx(b *testing.B) {
 	vetx := map[string]string{}

@@ -44,9 +44,9 @@ func isCrossSlot(err error) bool {
 
 // TestClusterMatchesLabels executes every case through a plain client of
 // one master (commands arrive unrouted) and through go-redis v8's cluster
-// client, for inputs ids. A case labelled with a slot rule must fail with
-// a cross-slot error on some input; a clean case must never, and must
-// succeed through the cluster client.
+// client, for each of a number of ids. A case labelled with a slot rule
+// must fail with a cross-slot error on some input; a clean case must
+// never, and must succeed through the cluster client.
 func TestClusterMatchesLabels(t *testing.T) {
 	// v8.11.5 cannot parse Redis 7's COMMAND reply (10 fields; it takes 6
 	// or 7), and its cluster client asks COMMAND again before every command
