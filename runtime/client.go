@@ -23,7 +23,10 @@ type Options struct {
 	// HandoffWindow bounds how long a release that found callers queued
 	// keeps the lock reserved for the one it wakes (default 100ms): the
 	// lock is theirs if they claim it within the window, and free for
-	// anyone after it, so a waiter that died holds it up no longer.
+	// anyone after it. A caller that asks during the reservation with
+	// nobody else queued waits for the window only, so a waiter that died
+	// holds it up no longer; callers queued behind others keep their place
+	// and wait for the hand-off as long as they would behind a holder.
 	HandoffWindow time.Duration
 }
 

@@ -27,8 +27,10 @@
 // and block on a short-lived co-slotted list (BLPOP): a release that finds
 // them queued does not free the lock but reserves it, for a short hand-off
 // window, for the ticket it pushes to that list, which Redis gives to the
-// longest-blocked waiter; newcomers, the releaser included, queue behind it,
-// and a waiter that died holds the lock up for the window only. Concurrent
+// longest-blocked waiter; newcomers, the releaser included, queue behind it
+// and keep their place while it claims. A waiter that died with the ticket
+// holds the lock up for the window when nobody else is queued, and for the
+// others' wait bound (at most 16 × MaxBackoff) when they are. Concurrent
 // lock calls of one Client share round trips (pipelines). A lock is a
 // hash with the owner's random token, a reentry count and a fencing token; the same token re-enters, Release
 // leaves once and deletes the lock at the last entry, and Refresh and Release

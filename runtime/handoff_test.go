@@ -186,6 +186,97 @@ func TestHandoffToDeadWaiter(t *testing.T) {
 	})
 }
 
+// TestHandoffKeepsPlaceBehindReservation: a caller that asks while the
+// lock is reserved for a claimant, with others queued ahead of it, keeps
+// its place in the queue for longer than the hand-off window. Order: A
+// queues while the lock is held, the release reserves the lock for D (which
+// claims late), R asks during the reservation, B asks after the window
+// would have ended. A, R and B must get the lock in that order.
+func TestHandoffKeepsPlaceBehindReservation(t *testing.T) {
+	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
+		ctx := context.Background()
+		const window = 100 * time.Millisecond
+		key := Key("keepplace", tagged(t), "lock")
+		fence, wake, err := lockKeys(key)
+		must(t, err)
+		newLocker := func() *Client { return New(newClient(t, rdb), &Options{HandoffWindow: window}) }
+		holder, err := newLocker().Obtain(ctx, key, 10*time.Second, nil)
+		must(t, err)
+
+		// D, the claimant, queues first and blocks on its own connection.
+		d := newClient(t, rdb)
+		r, err := d.EvalSha(ctx, obtainScript.SHA1(), []string{key, fence}, "d-token", 10000, "0", 0).Result()
+		must(t, err)
+		queued, err := parseObtainReply(r)
+		if err != nil || queued.acquired || queued.gen == 0 {
+			t.Fatalf("queueing D: %+v, %v", queued, err)
+		}
+		ticket := make(chan string, 1)
+		go func() {
+			v, err := d.BLPop(ctx, 5*time.Second, wake).Result()
+			if err != nil {
+				t.Error(err)
+				ticket <- ""
+				return
+			}
+			ticket <- v[1]
+		}()
+		time.Sleep(50 * time.Millisecond)
+
+		var mu sync.Mutex
+		var order []string
+		var wg sync.WaitGroup
+		take := func(name string) {
+			c := newLocker()
+			wg.Go(func() {
+				octx, cancel := context.WithTimeout(ctx, 5*time.Second)
+				defer cancel()
+				l, err := c.Obtain(octx, key, 10*time.Second, nil)
+				if err != nil {
+					t.Errorf("%s: %v", name, err)
+					return
+				}
+				mu.Lock()
+				order = append(order, name)
+				mu.Unlock()
+				time.Sleep(20 * time.Millisecond)
+				if err := l.Release(ctx); err != nil {
+					t.Errorf("%s: %v", name, err)
+				}
+			})
+		}
+		take("A") // queued behind D while the lock is held
+		time.Sleep(50 * time.Millisecond)
+
+		released := time.Now()
+		must(t, holder.Release(ctx))
+		tk := <-ticket
+		if tk == "" {
+			return
+		}
+		take("R") // asks while the lock is reserved for D
+		time.Sleep(40 * time.Millisecond)
+		r, err = d.EvalSha(ctx, obtainScript.SHA1(), []string{key, fence}, "d-token", 10000, strconv.FormatInt(queued.gen, 10), tk).Result()
+		must(t, err)
+		if v, err := parseObtainReply(r); err != nil || !v.acquired {
+			t.Fatalf("D claiming with its ticket: %+v, %v", v, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+		take("B") // asks while D holds the lock, before the window ends
+		// D holds the lock past the end of the window it was reserved in.
+		time.Sleep(2*window - time.Since(released))
+		r, err = d.EvalSha(ctx, releaseScript.SHA1(), []string{key, fence, wake}, "d-token", window.Milliseconds(), "0").Result()
+		must(t, err)
+		if left, next, err := parseReleaseReply(r); err != nil || left != 0 || next == 0 {
+			t.Fatalf("D's release: left %d, ticket %d, %v; want the lock handed on", left, next, err)
+		}
+		wg.Wait()
+		if fmt.Sprint(order) != "[A R B]" {
+			t.Fatalf("acquisition order %v, want [A R B]", order)
+		}
+	})
+}
+
 // TestHandoffFairAcrossClients has goroutines with a Client each (as
 // separate processes) take one lock in turn, each asking again right after
 // its release. Every goroutine must get a fair share, fencing tokens must

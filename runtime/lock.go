@@ -349,19 +349,26 @@ func (c *Client) wait(ctx context.Context, g *gate, wakeKey string, attempt int,
 }
 
 // blockFor returns how long to block on the wake-up list. While another
-// waiter's reservation lasts, until it ends: if that waiter died, the lock
-// is free then. Otherwise until the holder's lease ends, at most
+// waiter's reservation lasts and nobody else is queued, until it ends: if
+// that waiter died, the lock is free then, and the caller is next anyway.
+// Otherwise until the holder's lease ends, at most
 // MaxBackoff·wakeBackoffFactor: the release hands the lock over before,
 // unless the holder died or the queue count was lost with an expired lock.
+// A caller queued behind others must not time out with the reservation:
+// BLPOP serves blocked clients in the order they blocked, so asking again
+// would put it behind everyone who queued meanwhile; if the claimant died,
+// those ahead of it wait out their own bound too.
 // The delay is drawn from its upper half so that waiters that lost their
 // wake-up do not all retry at once, while those queued early keep their
 // place in Redis's queue of blocked clients.
 func (c *Client) blockFor(r obtainReply) time.Duration {
-	if r.reserved && r.holderTTL >= 0 {
+	// Counted in waiters while reserved: the claimant and this caller.
+	if r.reserved && r.holderTTL >= 0 && r.waiters <= 2 {
 		return r.holderTTL + time.Millisecond
 	}
 	bound := c.maxBackoff * wakeBackoffFactor
-	if r.holderTTL >= 0 && r.holderTTL+time.Millisecond < bound {
+	// A reservation's TTL is the window, not the next holder's lease.
+	if !r.reserved && r.holderTTL >= 0 && r.holderTTL+time.Millisecond < bound {
 		bound = r.holderTTL + time.Millisecond
 	}
 	return bound/2 + mrand.N(bound/2+1)

@@ -46,24 +46,25 @@ type obtainReply struct {
 	holderTTL time.Duration
 	gen       int64 // the queue the caller is counted in, 0 when not queued
 	reserved  bool  // the lock is reserved for another waiter's ticket
+	waiters   int64 // callers queued for the lock, the caller included
 }
 
-// parseObtainReply reads {1, fence, count} or {0, pttl, gen, reserved}.
+// parseObtainReply reads {1, fence, count} or {0, pttl, gen, reserved, waiters}.
 func parseObtainReply(reply any) (obtainReply, error) {
-	var buf [4]int64
-	v, err := appendInts(buf[:0], reply, 3, 4)
+	var buf [5]int64
+	v, err := appendInts(buf[:0], reply, 3, 5)
 	if err != nil {
 		return obtainReply{}, err
 	}
 	switch {
 	case v[0] == 1 && len(v) == 3 && v[1] > 0 && v[2] > 0:
 		return obtainReply{acquired: true, fence: v[1], count: v[2]}, nil
-	case v[0] == 0 && len(v) == 4 && v[2] >= 0 && (v[3] == 0 || v[3] == 1):
+	case v[0] == 0 && len(v) == 5 && v[2] >= 0 && (v[3] == 0 || v[3] == 1) && v[4] >= 0:
 		ttl := time.Duration(-1)
 		if v[1] >= 0 && v[1] < int64(maxDuration/time.Millisecond) {
 			ttl = time.Duration(v[1]) * time.Millisecond
 		}
-		return obtainReply{holderTTL: ttl, gen: v[2], reserved: v[3] == 1}, nil
+		return obtainReply{holderTTL: ttl, gen: v[2], reserved: v[3] == 1, waiters: v[4]}, nil
 	}
 	return obtainReply{}, fmt.Errorf("runtime: unexpected lock reply %v", reply)
 }

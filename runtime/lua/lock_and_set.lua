@@ -14,9 +14,9 @@
 -- ARGV[7]  the ticket the caller was woken with, '0' when none
 --
 -- Reply: {1, fence, count} when the caller holds the lock and the field was
---        written, {0, pttl, gen, reserved} when another owner holds the
---        lock or it is reserved for another ticket (the state is not
---        written).
+--        written, {0, pttl, gen, reserved, waiters} when another owner
+--        holds the lock or it is reserved for another ticket (as in
+--        obtain.lua; the state is not written).
 local lock = KEYS[1]
 local state = KEYS[3]
 local token = ARGV[1]
@@ -42,16 +42,17 @@ if lockType == 'hash' then
     return redis.error_reply('WRONGTYPE lock key holds a hash that is not a lock')
   end
   if owner ~= token and (owner or ticket ~= ARGV[7]) then
+    local waiters = tonumber(f[5] or 0) or 0
     if queued ~= '-' then
       if not gen then
         gen = tostring(fence)
         redis.call('HSET', lock, 'gen', gen)
       end
       if queued ~= gen then
-        redis.call('HINCRBY', lock, 'waiters', 1)
+        waiters = redis.call('HINCRBY', lock, 'waiters', 1)
       end
     end
-    return {0, redis.call('PTTL', lock), tonumber(gen) or 0, owner and 0 or 1}
+    return {0, redis.call('PTTL', lock), tonumber(gen) or 0, owner and 0 or 1, waiters}
   end
   if gen == queued and tonumber(f[5] or 0) > 0 then
     redis.call('HINCRBY', lock, 'waiters', -1)

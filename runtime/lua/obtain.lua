@@ -15,8 +15,10 @@
 -- ARGV[4]  the ticket the caller was woken with, '0' when none
 --
 -- Reply: {1, fence, count} when the caller holds the lock,
---        {0, pttl, gen, reserved} when another owner holds it or it is
---        reserved for another ticket (reserved = 1): pttl is the time left.
+--        {0, pttl, gen, reserved, waiters} when another owner holds it or
+--        it is reserved for another ticket (reserved = 1): pttl is the time
+--        left, waiters the callers queued for it (the caller and, while it
+--        is reserved, the claimant included).
 -- Types are checked before any write (the fencing counter by its INCR, the
 -- first write), so a key of another type is reported and left untouched.
 local lock = KEYS[1]
@@ -63,13 +65,14 @@ if owner == token or (not owner and ticket == ARGV[4]) then
 end
 -- Held, or reserved for another waiter: queue a caller that will wait,
 -- once per gen, so that the release hands the lock on instead of freeing it.
+local waiters = tonumber(f[5] or 0) or 0
 if queued ~= '-' then
   if not gen then
     gen = tostring(fence)
     redis.call('HSET', lock, 'gen', gen)
   end
   if queued ~= gen then
-    redis.call('HINCRBY', lock, 'waiters', 1)
+    waiters = redis.call('HINCRBY', lock, 'waiters', 1)
   end
 end
-return {0, redis.call('PTTL', lock), tonumber(gen) or 0, owner and 0 or 1}
+return {0, redis.call('PTTL', lock), tonumber(gen) or 0, owner and 0 or 1, waiters}
