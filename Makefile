@@ -24,8 +24,17 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 
+# The race detector runs on every package but two, whose suites load whole
+# client libraries (rueidis, valkey-go, go-redis v8, redigo) from source or
+# drive them against Redis: under -race those take three times as long
+# (analyzer 168 s against 49 s, analyzer/groundtruth 141 s against 45 s)
+# to run analyzer code that each analyzer's own package already runs under
+# -race.
+NORACE = ./analyzer ./analyzer/groundtruth
+
 go-test:
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v -x -F "$$($(GO) list $(NORACE))")
+	$(GO) test -count=1 $(NORACE)
 
 fuzz:
 	scripts/fuzz-all $(FUZZTIME)
