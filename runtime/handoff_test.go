@@ -40,6 +40,33 @@ func keysMatching(t testing.TB, rdb redis.UniversalClient, pattern string) []str
 	return out
 }
 
+// queueWaiter queues a waiter for the lock at key that is not a Client: one
+// obtain attempt with token, then BLPOP on a connection of its own, in the
+// background. It returns the queue's gen and the ticket the waiter is woken
+// with ("" when the BLPOP failed, already reported).
+func queueWaiter(t *testing.T, rdb redis.UniversalClient, key, fence, wake, token string) (gen int64, ticket <-chan string) {
+	t.Helper()
+	ctx := context.Background()
+	conn := newClient(t, rdb)
+	r, err := conn.EvalSha(ctx, obtainScript.SHA1(), []string{key, fence}, token, 10000, "0", 0).Result()
+	must(t, err)
+	v, err := parseObtainReply(r)
+	if err != nil || v.acquired || v.gen == 0 {
+		t.Fatalf("queueing %s: %+v, %v", token, v, err)
+	}
+	woken := make(chan string, 1)
+	go func() {
+		v, err := conn.BLPop(ctx, 5*time.Second, wake).Result()
+		if err != nil {
+			t.Error(err)
+			woken <- ""
+			return
+		}
+		woken <- v[1]
+	}()
+	return v.gen, woken
+}
+
 // TestHandoffToQueuedWaiter: a holder that releases while another process
 // waits and asks again at once must queue behind that waiter, and the
 // waiter gets the lock with a greater fencing token.
@@ -121,24 +148,8 @@ func TestHandoffToDeadWaiter(t *testing.T) {
 		holder, err := c.Obtain(ctx, key, 10*time.Second, nil)
 		must(t, err)
 
-		// The dead waiter: one attempt that queues it, then BLPOP on its
-		// own connection; it takes the ticket and never claims.
-		dead := newClient(t, rdb)
-		r, err := dead.EvalSha(ctx, obtainScript.SHA1(), []string{key, fence}, "dead-token", 10000, "0", 0).Result()
-		must(t, err)
-		if v, err := parseObtainReply(r); err != nil || v.acquired || v.gen == 0 {
-			t.Fatalf("queueing attempt: %+v, %v", v, err)
-		}
-		ticket := make(chan string, 1)
-		go func() {
-			v, err := dead.BLPop(ctx, 5*time.Second, wake).Result()
-			if err != nil {
-				t.Error(err)
-				ticket <- ""
-				return
-			}
-			ticket <- v[1]
-		}()
+		// The dead waiter takes the ticket and never claims.
+		_, ticket := queueWaiter(t, rdb, key, fence, wake, "dead-token")
 		time.Sleep(100 * time.Millisecond)
 
 		released := time.Now()
@@ -152,7 +163,7 @@ func TestHandoffToDeadWaiter(t *testing.T) {
 		}
 		// A forged ticket claims nothing and leaves the reservation alone.
 		before := snapshot(t, rdb, key)
-		r, err = rdb.EvalSha(ctx, obtainScript.SHA1(), []string{key, fence}, "forger", 10000, "-", tk+"0").Result()
+		r, err := rdb.EvalSha(ctx, obtainScript.SHA1(), []string{key, fence}, "forger", 10000, "-", tk+"0").Result()
 		must(t, err)
 		if v, err := parseObtainReply(r); err != nil || v.acquired || !v.reserved || v.holderTTL > window {
 			t.Fatalf("forged ticket: %+v, %v", v, err)
@@ -203,24 +214,8 @@ func TestHandoffKeepsPlaceBehindReservation(t *testing.T) {
 		holder, err := newLocker().Obtain(ctx, key, 10*time.Second, nil)
 		must(t, err)
 
-		// D, the claimant, queues first and blocks on its own connection.
-		d := newClient(t, rdb)
-		r, err := d.EvalSha(ctx, obtainScript.SHA1(), []string{key, fence}, "d-token", 10000, "0", 0).Result()
-		must(t, err)
-		queued, err := parseObtainReply(r)
-		if err != nil || queued.acquired || queued.gen == 0 {
-			t.Fatalf("queueing D: %+v, %v", queued, err)
-		}
-		ticket := make(chan string, 1)
-		go func() {
-			v, err := d.BLPop(ctx, 5*time.Second, wake).Result()
-			if err != nil {
-				t.Error(err)
-				ticket <- ""
-				return
-			}
-			ticket <- v[1]
-		}()
+		// D, the claimant, queues first.
+		gen, ticket := queueWaiter(t, rdb, key, fence, wake, "d-token")
 		time.Sleep(50 * time.Millisecond)
 
 		var mu sync.Mutex
@@ -256,7 +251,7 @@ func TestHandoffKeepsPlaceBehindReservation(t *testing.T) {
 		}
 		take("R") // asks while the lock is reserved for D
 		time.Sleep(40 * time.Millisecond)
-		r, err = d.EvalSha(ctx, obtainScript.SHA1(), []string{key, fence}, "d-token", 10000, strconv.FormatInt(queued.gen, 10), tk).Result()
+		r, err := rdb.EvalSha(ctx, obtainScript.SHA1(), []string{key, fence}, "d-token", 10000, strconv.FormatInt(gen, 10), tk).Result()
 		must(t, err)
 		if v, err := parseObtainReply(r); err != nil || !v.acquired {
 			t.Fatalf("D claiming with its ticket: %+v, %v", v, err)
@@ -265,7 +260,7 @@ func TestHandoffKeepsPlaceBehindReservation(t *testing.T) {
 		take("B") // asks while D holds the lock, before the window ends
 		// D holds the lock past the end of the window it was reserved in.
 		time.Sleep(2*window - time.Since(released))
-		r, err = d.EvalSha(ctx, releaseScript.SHA1(), []string{key, fence, wake}, "d-token", window.Milliseconds(), "0").Result()
+		r, err = rdb.EvalSha(ctx, releaseScript.SHA1(), []string{key, fence, wake}, "d-token", window.Milliseconds(), "0").Result()
 		must(t, err)
 		if left, next, err := parseReleaseReply(r); err != nil || left != 0 || next == 0 {
 			t.Fatalf("D's release: left %d, ticket %d, %v; want the lock handed on", left, next, err)
