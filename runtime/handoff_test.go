@@ -240,8 +240,24 @@ func TestHandoffKeepsPlaceBehindReservation(t *testing.T) {
 				}
 			})
 		}
+		// waitQueued waits until the lock counts n queued callers.
+		waitQueued := func(n int64) {
+			t.Helper()
+			deadline := time.Now().Add(5 * time.Second)
+			for {
+				got, err := rdb.HGet(ctx, key, "waiters").Int64()
+				if err == nil && got == n {
+					return
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("waiting for %d queued callers: %d, %v", n, got, err)
+				}
+				time.Sleep(time.Millisecond)
+			}
+		}
 		take("A") // queued behind D while the lock is held
-		time.Sleep(50 * time.Millisecond)
+		waitQueued(2)
+		time.Sleep(20 * time.Millisecond) // A blocks right after its attempt
 
 		released := time.Now()
 		must(t, holder.Release(ctx))
@@ -250,14 +266,15 @@ func TestHandoffKeepsPlaceBehindReservation(t *testing.T) {
 			return
 		}
 		take("R") // asks while the lock is reserved for D
-		time.Sleep(40 * time.Millisecond)
+		waitQueued(3)
+		time.Sleep(20 * time.Millisecond)
 		r, err := rdb.EvalSha(ctx, obtainScript.SHA1(), []string{key, fence}, "d-token", 10000, strconv.FormatInt(gen, 10), tk).Result()
 		must(t, err)
 		if v, err := parseObtainReply(r); err != nil || !v.acquired {
 			t.Fatalf("D claiming with its ticket: %+v, %v", v, err)
 		}
-		time.Sleep(20 * time.Millisecond)
-		take("B") // asks while D holds the lock, before the window ends
+		take("B")     // asks while D holds the lock, before the window ends
+		waitQueued(3) // A, R and B; D left the queue when it claimed
 		// D holds the lock past the end of the window it was reserved in.
 		time.Sleep(2*window - time.Since(released))
 		r, err = rdb.EvalSha(ctx, releaseScript.SHA1(), []string{key, fence, wake}, "d-token", window.Milliseconds(), "0").Result()
