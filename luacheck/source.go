@@ -153,9 +153,8 @@ func scanTokens(src []byte, maxDepth int, buf []token) (tokens, deepAt) {
 			add(typ, col, i, j, ln)
 			i = j
 		case c >= '0' && c <= '9' || c == '.' && i+1 < n && src[i+1] >= '0' && src[i+1] <= '9':
-			j := numberEnd(src, i)
-			hex := src[i] == '0' && i+1 < n && (src[i+1] == 'x' || src[i+1] == 'X')
-			if e := src[j-1]; !hex && j < n && (src[j] == '\n' || src[j] == '\r') && (e == 'e' || e == 'E' || e == '+' || e == '-') {
+			j, lineBreak := numberEnd(src, i)
+			if lineBreak {
 				// gopher-lua takes the character after an exponent mark
 				// even when it is a line break, and the digits after it,
 				// all in one number token.
@@ -239,8 +238,10 @@ func keyword(b []byte) int {
 
 // numberEnd returns the end of the number starting at i, following
 // gopher-lua's lexer (whose positions the AST carries) rather than Lua's
-// greedier one: "0A" is the number 0 then the name A.
-func numberEnd(src []byte, i int) int {
+// greedier one: "0A" is the number 0 then the name A. lineBreak says the
+// number stops at a line break that gopher-lua takes as the character
+// after its exponent mark: the caller counts the line and goes on.
+func numberEnd(src []byte, i int) (end int, lineBreak bool) {
 	n := len(src)
 	isDec := func(j int) bool { return j < n && src[j] >= '0' && src[j] <= '9' }
 	if src[i] == '0' && i+1 < n && (src[i+1] == 'x' || src[i+1] == 'X') {
@@ -248,13 +249,13 @@ func numberEnd(src []byte, i int) int {
 		for j < n && (isDec(j) || src[j] >= 'a' && src[j] <= 'f' || src[j] >= 'A' && src[j] <= 'F') {
 			j++
 		}
-		return j
+		return j, false
 	}
 	j := i + 1
 	for isDec(j) {
 		j++
 	}
-	if j < n && src[j] == '.' && src[i] != '.' {
+	if j < n && src[j] == '.' { // after ".5" too: gopher-lua reads ".5.5" as one number
 		j++
 		for isDec(j) {
 			j++
@@ -266,14 +267,17 @@ func numberEnd(src []byte, i int) int {
 			j++
 		}
 		// gopher-lua takes one more character whatever it is.
-		if j < n && src[j] != '\n' && src[j] != '\r' {
+		if j < n && (src[j] == '\n' || src[j] == '\r') {
+			return j, true
+		}
+		if j < n {
 			j++
 		}
 		for isDec(j) {
 			j++
 		}
 	}
-	return j
+	return j, false
 }
 
 func isNameStart(c byte) bool {
