@@ -15,7 +15,10 @@
 //   - SL1103 a tag Redis ignores: a second {...}, or text of unknown value
 //     before the first '{' that would move the tag if it held a brace
 //     (numbers and hex, base32 or base64 text cannot, and are not
-//     reported);
+//     reported). Such text is almost always a configurable prefix
+//     (s.prefix + ":{" + id + "}") that holds no brace, so it is reported
+//     only under -slotlint.strict or -slotlint.braces, once per key
+//     family;
 //   - SL1104 one key family (same shape: literal text with values in the same
 //     places) spelled with and without a tag, or with different tags, in
 //     one package: two spellings are two keys in two slots;

@@ -60,6 +60,11 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	sort.Slice(uses, func(i, j int) bool { return uses[i].expr.Pos() < uses[j].expr.Pos() })
 
+	// A value before the tag is most often a configurable prefix
+	// (s.prefix + ":{" + id + "}"), which holds no brace in practice:
+	// reported only under -strict or -braces, and once per key family.
+	prefixed := cfg.Strict || cfg.Slot.HolesMayContainBraces
+	prefixReported := map[string]bool{}
 	for _, u := range uses {
 		a, k := u.a, u.key
 		switch {
@@ -70,7 +75,8 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		if a.IgnoredTag {
 			r.Report("SL1103", u.expr, nil, "key %s has a second hash tag that Redis ignores: only the first {...} counts", k)
-		} else if a.HoleBeforeTag && (a.Kind == slot.TagLiteral || a.Kind == slot.TagSymbolic) && !braceFreeBeforeTag(k) {
+		} else if prefixed && a.HoleBeforeTag && (a.Kind == slot.TagLiteral || a.Kind == slot.TagSymbolic) && !braceFreeBeforeTag(k) && !prefixReported[k.Shape()] {
+			prefixReported[k.Shape()] = true
 			r.Report("SL1103", u.expr, nil, "key %s has text of unknown value (%s) before its hash tag: a '{' in it would move the tag", k, firstHole(k))
 		}
 		if a.Kind == slot.TagLiteral && a.HoleOutsideTag {

@@ -6,9 +6,20 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/slotlint/slotlint/analyzer/config"
 	"github.com/slotlint/slotlint/analyzer/hashtag"
 )
 
 func TestHashtag(t *testing.T) {
 	analysistest.Run(t, filepath.Join("..", "testdata"), hashtag.Analyzer, "./hashtag")
+}
+
+// TestPrefixBeforeTagStrict: a value of unknown text before the tag (a
+// configurable prefix) is reported under -strict, once per key family;
+// ./hashtag and ../facts/usetag hold the same shapes without -strict, quiet.
+func TestPrefixBeforeTagStrict(t *testing.T) {
+	saved := config.Current
+	t.Cleanup(func() { config.Current = saved })
+	config.Current = config.Settings{Strict: true}
+	analysistest.Run(t, filepath.Join("..", "testdata"), hashtag.Analyzer, "./strictprefix")
 }
