@@ -42,8 +42,9 @@ type Client struct {
 	maxBackoff time.Duration
 	handoffArg any // the hand-off window in milliseconds, for release.lua
 
-	mu    sync.Mutex
-	gates map[string]*gate
+	mu     sync.Mutex
+	gates  map[string]*gate
+	leases map[leaseID]*lease // the lease of each lock held through this Client
 
 	batch batcher // shares round trips between concurrent MaxUpdate calls
 }
@@ -57,6 +58,7 @@ func New(rdb redis.Scripter, opts *Options) *Client {
 		maxBackoff: 32 * time.Millisecond,
 		handoffArg: int64(100),
 		gates:      map[string]*gate{},
+		leases:     map[leaseID]*lease{},
 	}
 	if opts != nil {
 		if opts.Hooks != nil {

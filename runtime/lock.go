@@ -47,14 +47,14 @@ type Lock struct {
 	tokenArg any // token as a script argument, converted once
 	fence    int64
 	count    int64
-	gate     *gate // counts this lock as held in process until released
+	gate     *gate  // counts this lock as held in process until released
+	lease    *lease // shared by the owner's entries taken through this Client
 
-	mu         sync.Mutex
-	ttl        time.Duration
-	validUntil time.Time
-	released   bool
-	watching   bool
-	stopWatch  func() // stops the KeepAlive watchdog and waits for it
+	mu        sync.Mutex
+	ttl       time.Duration // what KeepAlive renews this entry's lease to
+	released  bool
+	watching  bool
+	stopWatch func() // stops the KeepAlive watchdog and waits for it
 }
 
 // Key returns the lock's key.
@@ -73,18 +73,84 @@ func (l *Lock) Fence() int64 { return l.fence }
 func (l *Lock) Count() int64 { return l.count }
 
 // Deadline returns the time until which this process may act as the holder:
-// the lease measured from before the request that took or last renewed the
-// lock, less a margin for clock drift. Redis keeps the lock at least that
-// long, so an owner that stops work by the deadline never overlaps the next
-// owner.
+// the lease Redis reported, measured from before the request that took,
+// re-entered or last renewed the lock, less a margin for clock drift (1% and
+// 1ms). Redis keeps the lock at least that long, so an owner that stops work
+// by the deadline never overlaps the next owner.
+//
+// A lock has one lease, not one per entry: a re-entry or Refresh with a
+// longer TTL extends it and one with a shorter TTL leaves it as it is, so
+// the lease only grows while the owner holds the lock. The entries of one
+// owner taken through one Client share it, and each reports the latest
+// lease any of them saw.
 func (l *Lock) Deadline() time.Time {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.validUntil
+	return l.lease.deadline()
+}
+
+// lease is what Redis holds for one owner of one lock: the entries that the
+// owner took through one Client share it, so every entry's Deadline follows
+// the extensions made through any of them.
+type lease struct {
+	mu    sync.Mutex
+	until time.Time
+	refs  int // entries not yet released; guarded by Client.mu
+}
+
+// leaseID names the lease of one owner (token) of one lock.
+type leaseID struct{ key, token string }
+
+func (ls *lease) deadline() time.Time {
+	if ls == nil {
+		return time.Time{}
+	}
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	return ls.until
+}
+
+// extend records a lease of left measured at start. Redis only ever extends
+// a held lease, so the later of the two estimates is the better one.
+func (ls *lease) extend(start time.Time, left time.Duration) {
+	if ls == nil {
+		return
+	}
+	end := leaseEnd(start, left)
+	ls.mu.Lock()
+	if end.After(ls.until) {
+		ls.until = end
+	}
+	ls.mu.Unlock()
 }
 
 func leaseEnd(start time.Time, ttl time.Duration) time.Time {
 	return start.Add(ttl - ttl/100 - time.Millisecond)
+}
+
+// joinLease returns the lease a new entry of the owner shares. A first
+// entry (count 1: the lock was free or handed over) starts a new lease; the
+// entries of an earlier one by the same token lost the lock in between.
+func (c *Client) joinLease(key, token string, count int64) *lease {
+	id := leaseID{key, token}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ls := c.leases[id]
+	if ls == nil || count == 1 {
+		ls = &lease{}
+		c.leases[id] = ls
+	}
+	ls.refs++
+	return ls
+}
+
+// leaveLease drops a released entry's reference to its lease.
+func (c *Client) leaveLease(key, token string, ls *lease) {
+	id := leaseID{key, token}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ls.refs--
+	if ls.refs <= 0 && c.leases[id] == ls {
+		delete(c.leases, id)
+	}
 }
 
 func ttlMillis(what string, ttl time.Duration) (int64, error) {
@@ -432,24 +498,27 @@ func (c *Client) attempt(ctx context.Context, req *obtainRequest, queued string,
 	if !r.acquired {
 		return nil, r, nil
 	}
+	ls := c.joinLease(req.key, req.token, r.count)
+	ls.extend(start, r.lease)
 	return &Lock{
-		c:          c,
-		key:        req.key,
-		fenceKey:   req.fenceKey,
-		wakeKey:    req.wakeKey,
-		keys:       req.lockKeys,
-		token:      req.token,
-		tokenArg:   req.args[0],
-		fence:      r.fence,
-		count:      r.count,
-		ttl:        req.ttl,
-		validUntil: leaseEnd(start, req.ttl),
+		c:        c,
+		key:      req.key,
+		fenceKey: req.fenceKey,
+		wakeKey:  req.wakeKey,
+		keys:     req.lockKeys,
+		token:    req.token,
+		tokenArg: req.args[0],
+		fence:    r.fence,
+		count:    r.count,
+		ttl:      req.ttl,
+		lease:    ls,
 	}, obtainReply{}, nil
 }
 
-// Refresh resets the lock's TTL to ttl. It fails with ErrLockLost, changing
-// nothing, when this owner no longer holds the lock or this entry was
-// released.
+// Refresh extends the lock's lease to at least ttl from now; it never
+// shortens it (see Deadline), and later KeepAlive renewals of this entry
+// use ttl. It fails with ErrLockLost, changing nothing, when this owner no
+// longer holds the lock or this entry was released.
 func (l *Lock) Refresh(ctx context.Context, ttl time.Duration) error {
 	ms, err := ttlMillis("lock TTL", ttl)
 	if err != nil {
@@ -482,19 +551,17 @@ func (l *Lock) refresh(ctx context.Context, ttl time.Duration, ms int64) error {
 	if err != nil {
 		return fmt.Errorf("refreshing %q: %w", l.key, err)
 	}
-	n, err := parseInt(reply)
+	held, left, err := parseRefreshReply(reply)
 	if err != nil {
 		return fmt.Errorf("refreshing %q: %w", l.key, err)
 	}
-	if n != 1 {
+	if !held {
 		return fmt.Errorf("%w: %q expired or has another owner", ErrLockLost, l.key)
 	}
 	l.mu.Lock()
 	l.ttl = ttl
-	if end := leaseEnd(start, ttl); end.After(l.validUntil) {
-		l.validUntil = end
-	}
 	l.mu.Unlock()
+	l.lease.extend(start, left)
 	return nil
 }
 
@@ -544,6 +611,9 @@ func (l *Lock) Release(ctx context.Context) error {
 	l.mu.Lock()
 	l.released = true
 	l.mu.Unlock()
+	if l.lease != nil {
+		l.c.leaveLease(l.key, l.token, l.lease)
+	}
 	if !local {
 		ticket = 0 // the ticket went to the wake-up list
 	}
@@ -635,8 +705,9 @@ func (l *Lock) watch(ctx context.Context, cancel context.CancelCauseFunc, interv
 	next := time.Now().Add(interval)
 	for {
 		l.mu.Lock()
-		validUntil, ttl := l.validUntil, l.ttl
+		ttl := l.ttl
 		l.mu.Unlock()
+		validUntil := l.lease.deadline()
 		wake := next
 		if validUntil.Before(wake) {
 			wake = validUntil

@@ -43,22 +43,24 @@ type obtainReply struct {
 	acquired  bool
 	fence     int64
 	count     int64
+	lease     time.Duration // the lease left after the acquisition
 	holderTTL time.Duration
 	gen       int64 // the queue the caller is counted in, 0 when not queued
 	reserved  bool  // the lock is reserved for another waiter's ticket
 	waiters   int64 // callers queued for the lock, the caller included
 }
 
-// parseObtainReply reads {1, fence, count} or {0, pttl, gen, reserved, waiters}.
+// parseObtainReply reads {1, fence, count, pttl} or {0, pttl, gen,
+// reserved, waiters}.
 func parseObtainReply(reply any) (obtainReply, error) {
 	var buf [5]int64
-	v, err := appendInts(buf[:0], reply, 3, 5)
+	v, err := appendInts(buf[:0], reply, 4, 5)
 	if err != nil {
 		return obtainReply{}, err
 	}
 	switch {
-	case v[0] == 1 && len(v) == 3 && v[1] > 0 && v[2] > 0:
-		return obtainReply{acquired: true, fence: v[1], count: v[2]}, nil
+	case v[0] == 1 && len(v) == 4 && v[1] > 0 && v[2] > 0 && v[3] >= 0 && v[3] < int64(maxDuration/time.Millisecond):
+		return obtainReply{acquired: true, fence: v[1], count: v[2], lease: time.Duration(v[3]) * time.Millisecond}, nil
 	case v[0] == 0 && len(v) == 5 && v[2] >= 0 && (v[3] == 0 || v[3] == 1) && v[4] >= 0:
 		ttl := time.Duration(-1)
 		if v[1] >= 0 && v[1] < int64(maxDuration/time.Millisecond) {
@@ -85,6 +87,23 @@ func parseReleaseReply(reply any) (left, ticket int64, err error) {
 		return 0, v[1], nil
 	}
 	return 0, 0, fmt.Errorf("runtime: unexpected release reply %v", reply)
+}
+
+// parseRefreshReply reads {1, pttl} (renewed, with the lease left) or {0}
+// (the token does not hold the lock).
+func parseRefreshReply(reply any) (held bool, lease time.Duration, err error) {
+	var buf [2]int64
+	v, err := appendInts(buf[:0], reply, 1, 2)
+	if err != nil {
+		return false, 0, err
+	}
+	switch {
+	case len(v) == 1 && v[0] == 0:
+		return false, 0, nil
+	case len(v) == 2 && v[0] == 1 && v[1] >= 0 && v[1] < int64(maxDuration/time.Millisecond):
+		return true, time.Duration(v[1]) * time.Millisecond, nil
+	}
+	return false, 0, fmt.Errorf("runtime: unexpected refresh reply %v", reply)
 }
 
 const maxDuration = time.Duration(1<<63 - 1)

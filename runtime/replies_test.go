@@ -12,7 +12,9 @@ func TestParseObtainReply(t *testing.T) {
 		want  obtainReply
 		ok    bool
 	}{
-		{[]any{int64(1), int64(7), int64(2)}, obtainReply{acquired: true, fence: 7, count: 2}, true},
+		{[]any{int64(1), int64(7), int64(2), int64(900)}, obtainReply{acquired: true, fence: 7, count: 2, lease: 900 * time.Millisecond}, true},
+		{[]any{int64(1), int64(7), int64(2)}, obtainReply{}, false},
+		{[]any{int64(1), int64(7), int64(2), int64(-1)}, obtainReply{}, false},
 		{[]any{int64(0), int64(1500), int64(3), int64(0), int64(4)}, obtainReply{holderTTL: 1500 * time.Millisecond, gen: 3, waiters: 4}, true},
 		{[]any{int64(0), int64(40), int64(0), int64(1), int64(0)}, obtainReply{holderTTL: 40 * time.Millisecond, reserved: true}, true},
 		{[]any{int64(0), int64(40), int64(0), int64(2), int64(0)}, obtainReply{}, false},
@@ -20,7 +22,7 @@ func TestParseObtainReply(t *testing.T) {
 		{[]any{int64(0), int64(40), int64(0), int64(1)}, obtainReply{}, false},
 		{[]any{int64(0), int64(1500)}, obtainReply{}, false},
 		{[]any{int64(0), int64(-1), int64(0), int64(0), int64(0)}, obtainReply{holderTTL: -1}, true},
-		{[]any{int64(1), int64(0), int64(1)}, obtainReply{}, false},
+		{[]any{int64(1), int64(0), int64(1), int64(5)}, obtainReply{}, false},
 		{[]any{int64(1), int64(3)}, obtainReply{}, false},
 		{[]any{"1", int64(3), int64(1)}, obtainReply{}, false},
 		{int64(1), obtainReply{}, false},
@@ -45,8 +47,8 @@ func FuzzParseObtainReply(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if r.acquired && (r.fence <= 0 || r.count <= 0) {
-			t.Fatalf("acquired with fence %d count %d from %v", r.fence, r.count, reply)
+		if r.acquired && (r.fence <= 0 || r.count <= 0 || r.lease < 0) {
+			t.Fatalf("acquired with fence %d count %d lease %v from %v", r.fence, r.count, r.lease, reply)
 		}
 		if !r.acquired && r.waiters < 0 {
 			t.Fatalf("%d waiters from %v", r.waiters, reply)

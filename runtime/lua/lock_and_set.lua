@@ -13,7 +13,8 @@
 -- ARGV[6]  the caller's place in the queue (see obtain.lua)
 -- ARGV[7]  the ticket the caller was woken with, '0' when none
 --
--- Reply: {1, fence, count} when the caller holds the lock and the field was
+-- Reply: {1, fence, count, pttl} when the caller holds the lock (pttl: the
+--        lease left, which a re-entry only ever extends) and the field was
 --        written, {0, pttl, gen, reserved, waiters} when another owner
 --        holds the lock or it is reserved for another ticket (as in
 --        obtain.lua; the state is not written).
@@ -59,9 +60,11 @@ if lockType == 'hash' then
   end
   if owner then
     count = redis.call('HINCRBY', lock, 'count', 1)
+    redis.call('PEXPIRE', lock, ttl, 'GT')
   else
     redis.call('HDEL', lock, 'ticket')
     redis.call('HSET', lock, 'owner', token, 'count', 1)
+    redis.call('PEXPIRE', lock, ttl)
   end
 else
   -- INCR is the first write: when the counter is not an integer it
@@ -71,8 +74,8 @@ else
     return redis.error_reply('WRONGTYPE fencing key does not hold a counter')
   end
   redis.call('HSET', lock, 'owner', token, 'count', 1, 'fence', fence)
+  redis.call('PEXPIRE', lock, ttl)
 end
-redis.call('PEXPIRE', lock, ttl)
 redis.call('HSET', state, ARGV[3], ARGV[4], '__fence', fence)
 redis.call('PEXPIRE', state, ARGV[5])
-return {1, fence, count}
+return {1, fence, count, redis.call('PTTL', lock)}

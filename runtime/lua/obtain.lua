@@ -14,7 +14,8 @@
 --          queued yet; else the gen it is queued on (counted in waiters)
 -- ARGV[4]  the ticket the caller was woken with, '0' when none
 --
--- Reply: {1, fence, count} when the caller holds the lock,
+-- Reply: {1, fence, count, pttl} when the caller holds the lock, with the
+--        lease left (a re-entry only ever extends it: PEXPIRE GT),
 --        {0, pttl, gen, reserved, waiters} when another owner holds it or
 --        it is reserved for another ticket (reserved = 1): pttl is the time
 --        left, waiters the callers queued for it (the caller and, while it
@@ -36,7 +37,7 @@ if lockType == 'none' then
   end
   redis.call('HSET', lock, 'owner', token, 'count', 1, 'fence', n)
   redis.call('PEXPIRE', lock, ttl)
-  return {1, n, 1}
+  return {1, n, 1, tonumber(ttl)}
 end
 if lockType ~= 'hash' then
   return redis.error_reply('WRONGTYPE lock key holds a ' .. lockType)
@@ -55,13 +56,16 @@ if owner == token or (not owner and ticket == ARGV[4]) then
   end
   local count = 1
   if owner then
+    -- One lease per lock: a re-entry may extend it, never shorten what an
+    -- earlier entry was promised.
     count = redis.call('HINCRBY', lock, 'count', 1)
+    redis.call('PEXPIRE', lock, ttl, 'GT')
   else
     redis.call('HDEL', lock, 'ticket')
     redis.call('HSET', lock, 'owner', token, 'count', 1)
+    redis.call('PEXPIRE', lock, ttl)
   end
-  redis.call('PEXPIRE', lock, ttl)
-  return {1, fence, count}
+  return {1, fence, count, redis.call('PTTL', lock)}
 end
 -- Held, or reserved for another waiter: queue a caller that will wait,
 -- once per gen, so that the release hands the lock on instead of freeing it.
