@@ -36,19 +36,32 @@ type variable struct {
 type scope struct {
 	parent *scope
 	vars   []namedVar // few per scope: a slice beats a map
+	// seen is the declaration counter when a function body's scope was
+	// made: from there outwards only locals declared before the function
+	// are visible (a local declared after it is a global inside it).
+	seen    uint32
+	limited bool
+	// decls counts declarations, shared by a chain of scopes (found
+	// through the parent when nil).
+	decls *uint32
 }
 
 type namedVar struct {
 	name string
+	seq  uint32
 	v    *variable
 }
 
 func (s *scope) lookup(name string) *variable {
+	limit := ^uint32(0)
 	for ; s != nil; s = s.parent {
 		for i := len(s.vars) - 1; i >= 0; i-- {
-			if s.vars[i].name == name {
+			if s.vars[i].name == name && s.vars[i].seq <= limit {
 				return s.vars[i].v
 			}
+		}
+		if s.limited {
+			limit = min(limit, s.seen)
 		}
 	}
 	return nil
@@ -56,9 +69,26 @@ func (s *scope) lookup(name string) *variable {
 
 func (s *scope) declare(name string, v value) *variable {
 	nv := &variable{val: v}
-	s.vars = append(s.vars, namedVar{name, nv})
+	n := s.counter()
+	*n++
+	s.vars = append(s.vars, namedVar{name, *n, nv})
 	return nv
 }
+
+// counter is the declaration counter of s's chain.
+func (s *scope) counter() *uint32 {
+	if s.decls == nil {
+		p := s.parent
+		for p.decls == nil {
+			p = p.parent
+		}
+		s.decls = p.decls
+	}
+	return s.decls
+}
+
+// child is a new block scope inside s.
+func (s *scope) child() *scope { return &scope{parent: s, decls: s.counter()} }
 
 // frame is one function activation being analysed.
 type frame struct {
@@ -127,7 +157,7 @@ func newInterp(c *checker) *interp {
 func (in *interp) runChunk(chunk []ast.Stmt, closureWrites map[string]bool) {
 	in.budget = budgetPerNode * (len(in.c.toks.list) + 16)
 	in.writtenInClosure = closureWrites
-	in.scope = &scope{}
+	in.scope = &scope{decls: new(uint32)}
 	in.frame = &frame{vararg: true, noWrites: in.c.flags.noWrites || in.c.opts.ReadOnly, allowCross: in.c.flags.allowCrossSlot}
 	in.block(chunk)
 	// Functions never called: analyse their bodies with unknown parameters.
@@ -148,7 +178,7 @@ func (in *interp) step() bool {
 
 func (in *interp) block(stmts []ast.Stmt) {
 	saved := in.scope
-	in.scope = &scope{parent: saved}
+	in.scope = saved.child()
 	for _, s := range stmts {
 		in.stmt(s)
 	}
@@ -370,19 +400,32 @@ func (in *interp) assign(s *ast.AssignStmt) {
 		case *ast.AttrGetExpr:
 			in.expr(l.Object)
 			in.expr(l.Key)
+			if id, ok := l.Object.(*ast.IdentExpr); ok {
+				member := "[" + exprLabel(l.Key) + "]"
+				if k, ok := l.Key.(*ast.StringExpr); ok {
+					member = k.Value
+				}
+				in.libraryWrite(id, member, s.Line(), false)
+			}
 		}
 	}
 }
 
 func (in *interp) funcDef(s *ast.FuncDefStmt) {
-	fv := in.functionValue(s.Func)
 	if s.Name == nil {
+		in.functionValue(s.Func)
 		return
 	}
 	if s.Name.Receiver != nil || s.Name.Method != "" {
+		// "function T:m()" binds self as its first parameter.
+		in.methodValue(s.Func)
 		in.expr(s.Name.Receiver)
+		if id, ok := s.Name.Receiver.(*ast.IdentExpr); ok {
+			in.libraryWrite(id, s.Name.Method, s.Line(), true)
+		}
 		return
 	}
+	fv := in.functionValue(s.Func)
 	switch f := s.Name.Func.(type) {
 	case *ast.IdentExpr:
 		if v := in.scope.lookup(f.Value); v != nil {
@@ -392,11 +435,52 @@ func (in *interp) funcDef(s *ast.FuncDefStmt) {
 		in.globalWrite(f.Value, s.Line(), true)
 	case *ast.AttrGetExpr:
 		in.expr(f.Object)
+		if id, ok := f.Object.(*ast.IdentExpr); ok {
+			k, _ := f.Key.(*ast.StringExpr)
+			in.libraryWrite(id, stringOf(k), s.Line(), true)
+		}
 	}
 }
 
+func stringOf(e *ast.StringExpr) string {
+	if e == nil {
+		return "?"
+	}
+	return e.Value
+}
+
+// readOnlyLibraries are the sandbox's global tables. Redis 7.0 makes them
+// read-only: a new member fails with "Attempt to modify a readonly table"
+// (checked on a real server). KEYS and ARGV are per-call tables.
+var readOnlyLibraries = map[string]bool{
+	"_G": true, "bit": true, "cjson": true, "cmsgpack": true, "coroutine": true,
+	"math": true, "redis": true, "string": true, "struct": true, "table": true,
+}
+
+// libraryWrite is LUA301 for "function table.extend()", "string.x = v"
+// and the like: obj names a sandbox library, not a local.
+func (in *interp) libraryWrite(obj *ast.IdentExpr, member string, line int, isFunc bool) {
+	if !readOnlyLibraries[obj.Value] || in.scope.lookup(obj.Value) != nil {
+		return
+	}
+	what := "assignment to " + obj.Value + "." + member
+	anchor := obj.Value
+	if isFunc {
+		what = "function " + obj.Value + "." + member
+		anchor = "function"
+	}
+	in.c.reportAt(line, anchor, RuleGlobalWrite, "%s writes into the library table %s: Redis's sandbox makes library tables read-only (\"Attempt to modify a readonly table\"); use a local table or function", what, obj.Value)
+}
+
+func (in *interp) methodValue(fe *ast.FunctionExpr) value {
+	v := in.functionValue(fe)
+	v.fn.method = true
+	in.pending[len(in.pending)-1].method = true
+	return v
+}
+
 func (in *interp) functionValue(fe *ast.FunctionExpr) value {
-	f := &function{def: fe, env: in.scope}
+	f := &function{def: fe, env: in.scope, seen: *in.scope.counter()}
 	in.pending = append(in.pending, *f)
 	return value{kind: kFunc, fn: f}
 }
@@ -961,11 +1045,14 @@ func (in *interp) callFunction(f function, args []value, line int, fr *frame) []
 	in.analysed[f.def] = true
 	fr.implicitArg = f.def.ParList.HasVargs
 	savedScope, savedFrame, savedLogs, savedLoops := in.scope, in.frame, in.logs, in.loops
-	in.scope = &scope{parent: f.env}
+	in.scope = &scope{parent: f.env, seen: f.seen, limited: true, decls: f.env.counter()}
 	in.frame = fr
 	// Writes inside the function still need joining by the caller's
 	// branches; loops of the caller do not contain the callee's loops.
 	in.loops = nil
+	if f.method {
+		in.scope.declare("self", unknown)
+	}
 	for i, name := range f.def.ParList.Names {
 		v := unknown
 		if args != nil {

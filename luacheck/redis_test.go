@@ -194,6 +194,8 @@ func TestRedisScriptErrors(t *testing.T) {
 	}{
 		{"LUA203/bad_third_key.lua", Options{NumKeys: 2, KeysKnown: true}, 2, "Lua redis lib command arguments must be strings or integers"},
 		{"LUA301/bad_globals.lua", Options{}, 0, "Attempt to modify a readonly table"},
+		{"LUA301/bad_global_before_local.lua", Options{}, 0, "Attempt to modify a readonly table"},
+		{"LUA301/bad_library_write.lua", Options{}, 0, "Attempt to modify a readonly table"},
 		{"LUA302/bad_sandbox.lua", Options{}, 0, "attempted to access nonexistent global variable 'os'"},
 		{"LUA302/bad_arg_outside_vararg.lua", Options{}, 0, "attempted to access nonexistent global variable 'arg'"},
 		{"LUA304/bad_maybe_nil.lua", Options{}, 2, "attempt to compare number with nil"},
@@ -399,6 +401,8 @@ func TestRedisCleanScripts(t *testing.T) {
 		{"LUA202/good_only_keys.lua", 2, []any{"owner", 5000}},
 		{"LUA203/good_within.lua", 2, nil},
 		{"LUA301/good_locals.lua", 1, []any{"v"}},
+		{"LUA301/good_local_tables.lua", 1, nil},
+		{"LUA302/good_method_self.lua", 1, nil},
 		{"LUA302/good_sandbox.lua", 1, []any{"v"}},
 		{"LUA302/good_vararg_arg.lua", 1, []any{"v"}},
 		{"LUA303/good_false_checks.lua", 3, nil},
@@ -528,6 +532,24 @@ func TestRedisSandboxGlobals(t *testing.T) {
 		fnWant := slices.DeleteFunc(slices.Clone(want), func(n string) bool { return n == "KEYS" || n == "ARGV" })
 		if strings.Join(got, " ") != strings.Join(fnWant, " ") {
 			t.Errorf("%s library globals:\n got %v\nwant %v", s.name, got, fnWant)
+		}
+	}
+}
+
+// TestRedisReadOnlyLibraries: every table LUA301 treats as read-only
+// refuses a new member, in EVAL and in a Functions library alike.
+func TestRedisReadOnlyLibraries(t *testing.T) {
+	ctx := context.Background()
+	for _, s := range servers(t) {
+		for name := range readOnlyLibraries {
+			src := name + ".slotlint_extra = 1 return 1"
+			if f := only(t, Check([]byte(src), Options{}), RuleGlobalWrite); !strings.Contains(f.Message, "library table "+name) {
+				t.Errorf("checker on %q: %s", src, f.Message)
+			}
+			_, err := evalErr(ctx, s.c, src, []string{"{g}"})
+			if err == nil || !strings.Contains(err.Error(), "Attempt to modify a readonly table") {
+				t.Errorf("%s: %s: %v", s.name, src, err)
+			}
 		}
 	}
 }

@@ -76,8 +76,8 @@ var Rules = []Rule{
 	},
 	{
 		ID: RuleGlobalWrite, Title: "global variable or function created",
-		Why: "Redis's sandbox refuses new globals: the script fails with \"Attempt to modify a readonly table\"",
-		Bad: "count = 0", Good: "local count = 0",
+		Why: "Redis's sandbox refuses new globals and new members of its library tables (string, table, math, redis, cjson, ...): the script fails with \"Attempt to modify a readonly table\"; a function that assigns a name before the local of that name is declared assigns a global",
+		Bad: "count = 0\nfunction table.extend(t, v) t[#t + 1] = v end", Good: "local count = 0\nlocal function extend(t, v) t[#t + 1] = v end",
 	},
 	{
 		ID: RuleMissingGlobal, Title: "global the sandbox does not provide",

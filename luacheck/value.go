@@ -81,6 +81,10 @@ type value struct {
 type function struct {
 	def *ast.FunctionExpr
 	env *scope
+	// seen is env's declaration counter when the function was defined.
+	seen uint32
+	// method: defined as "function T:m()", with an implicit self.
+	method bool
 }
 
 var unknown = value{kind: kUnknown}
