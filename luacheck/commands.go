@@ -149,20 +149,57 @@ func (in *interp) readOnlyWhy() string {
 }
 
 // dangerous is Redis's own judgement: ACL category @dangerous or the admin
-// flag, for commands scripts can run at all. SORT and SORT_RO are
-// @dangerous only for their BY and GET patterns, which read keys the
-// script was not given; without those options they are a plain read.
+// flag, for commands scripts can run at all, less three argument patterns
+// checked on a real cluster. SORT and SORT_RO are @dangerous for their BY
+// and GET patterns, which read keys the script was not given; BY with a
+// pattern without "*" (BY nosort) skips sorting, reads nothing and runs on
+// a cluster, while any GET, even "GET #", is refused there. RESTORE writes
+// only its key argument, which LUA201/LUA202 judge like any other key.
 func dangerous(c commandCall) bool {
 	cmd := c.cmd
 	if !cmd.InACL(rediscmd.ACLDangerous) && !cmd.Has(rediscmd.FlagAdmin) {
 		return false
 	}
-	if cmd.Name == "SORT" || cmd.Name == "SORT_RO" {
-		by, maybeBy := c.hasArg("BY")
-		get, maybeGet := c.hasArg("GET")
-		return by || get || maybeBy || maybeGet
+	switch cmd.Name {
+	case "SORT", "SORT_RO":
+		return c.sortReadsOthers()
+	case "RESTORE":
+		return false
 	}
 	return true
+}
+
+// sortReadsOthers: SORT may have a GET, or a BY whose pattern may contain
+// "*" (read from other keys); BY with a known pattern without "*" only
+// skips the sort. An unknown word where an option may stand may be either.
+func (c commandCall) sortReadsOthers() bool {
+	if len(c.argv) < 2 {
+		return c.spread
+	}
+	for i := 2; i < len(c.argv); i++ {
+		a := c.argv[i]
+		if !a.Known {
+			return true // may be BY, or the pattern after it
+		}
+		switch strings.ToUpper(a.Text) {
+		case "BY":
+			if i+1 >= len(c.argv) {
+				return c.spread
+			}
+			next := c.argv[i+1]
+			if !next.Known || strings.Contains(next.Text, "*") {
+				return true
+			}
+			i++
+		case "GET":
+			return true
+		case "STORE":
+			i++ // its argument is a key, not an option
+		case "LIMIT":
+			i += 2
+		}
+	}
+	return c.spread
 }
 
 func dangerReason(cmd *rediscmd.Command) string {
@@ -172,7 +209,7 @@ func dangerReason(cmd *rediscmd.Command) string {
 	case "FLUSHALL", "FLUSHDB":
 		return cmd.Name + " in a script is @dangerous: it deletes every key of the node, not only the script's keys"
 	case "SORT", "SORT_RO":
-		return cmd.Name + " with BY or GET is @dangerous in a script: the patterns read keys that were not passed in KEYS, and a cluster refuses them (\"BY option of SORT denied in Cluster mode\")"
+		return cmd.Name + " with a BY pattern or GET is @dangerous in a script: the patterns read keys that were not passed in KEYS, and a cluster refuses them (\"BY option of SORT denied in Cluster mode\"; BY nosort is fine)"
 	}
 	cat := "@dangerous"
 	if !cmd.InACL(rediscmd.ACLDangerous) {
@@ -191,8 +228,8 @@ func (in *interp) wholeRead(c commandCall) {
 		in.reportCall(c, RuleWholeRead, "%s reads the whole collection: its cost grows with the data and blocks the server (use %s with COUNT in a bounded loop, or keep the collection bounded)", name, scanFor(name))
 	case "SUNION", "SINTER", "SDIFF":
 		in.reportCall(c, RuleWholeRead, "%s reads whole sets: its cost grows with the data and blocks the server", name)
-	case "KEYS":
-		in.reportCall(c, RuleWholeRead, "KEYS reads the whole keyspace: its cost grows with the database and blocks the server")
+	// KEYS is LUA401, whose message says it walks the whole keyspace: one
+	// finding at one spot.
 	case "LRANGE", "ZRANGE", "ZREVRANGE":
 		if name == "ZRANGE" {
 			byScore, _ := c.hasArg("BYSCORE")

@@ -20,6 +20,17 @@ var nilBulk = map[string]bool{
 	"SET": true,
 }
 
+// arrayReply are commands whose reply is an array: in Lua a table, empty
+// when the key is missing or nothing matches (a test checks each on a
+// real server).
+var arrayReply = map[string]bool{
+	"LRANGE": true, "ZRANGE": true, "ZREVRANGE": true, "ZRANGEBYSCORE": true,
+	"ZREVRANGEBYSCORE": true, "ZRANGEBYLEX": true, "ZREVRANGEBYLEX": true,
+	"SMEMBERS": true, "SINTER": true, "SUNION": true, "SDIFF": true,
+	"HGETALL": true, "HKEYS": true, "HVALS": true, "KEYS": true,
+	"XRANGE": true, "XREVRANGE": true, "SORT": true, "ZPOPMIN": true, "ZPOPMAX": true,
+}
+
 // relational runs LUA303 (a reply compared with nil) and the ordering half
 // of LUA304.
 func (in *interp) relational(e *ast.RelationalOpExpr, l, r value) {
@@ -40,7 +51,14 @@ func (in *interp) relational(e *ast.RelationalOpExpr, l, r value) {
 		if e.Operator == "~=" {
 			never = "always true"
 		}
-		in.c.reportAt(e.Line(), e.Operator, RuleNilCompare, "the reply of %s is compared with nil: Redis turns a nil reply into false, never nil, so this is %s (test it with \"not\" or == false)", orSome(other.cmd), never)
+		switch {
+		case arrayReply[other.cmd]:
+			in.c.reportAt(e.Line(), e.Operator, RuleNilCompare, "the reply of %s is compared with nil: it is a table, empty when nothing matches (never nil or false), so this is %s (test #reply == 0)", other.cmd, never)
+		case nilBulk[other.cmd]:
+			in.c.reportAt(e.Line(), e.Operator, RuleNilCompare, "the reply of %s is compared with nil: a missing value arrives as false, never nil, so this is %s (test it with \"not\" or == false)", other.cmd, never)
+		default:
+			in.c.reportAt(e.Line(), e.Operator, RuleNilCompare, "the reply of %s is compared with nil: a redis.call reply is never nil (a nil reply arrives as false, an empty array as an empty table), so this is %s", orSome(other.cmd), never)
+		}
 	case "<", "<=", ">", ">=":
 		for _, v := range []value{l, r} {
 			if v.maybeNil && v.cmd != "" {

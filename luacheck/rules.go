@@ -56,7 +56,7 @@ var Rules = []Rule{
 	},
 	{
 		ID: RuleWholeRead, Title: "whole-collection or keyspace read",
-		Why: "SMEMBERS, HGETALL, HKEYS, HVALS, SUNION/SINTER/SDIFF, KEYS, LRANGE/ZRANGE to -1, range reads without LIMIT/COUNT and SCAN loops until cursor 0 cost as much as the data and block the server meanwhile",
+		Why: "SMEMBERS, HGETALL, HKEYS, HVALS, SUNION/SINTER/SDIFF, LRANGE/ZRANGE to -1, range reads without LIMIT/COUNT and SCAN loops until cursor 0 cost as much as the data and block the server meanwhile (KEYS is reported once, as LUA401)",
 		Bad: "return redis.call('HGETALL', KEYS[1])", Good: "return redis.call('HSCAN', KEYS[1], ARGV[1], 'COUNT', 100)",
 	},
 	{
@@ -86,7 +86,7 @@ var Rules = []Rule{
 	},
 	{
 		ID: RuleNilCompare, Title: "redis.call reply compared with nil",
-		Why: "a nil bulk reply arrives in Lua as false, never nil, so the test is constant",
+		Why: "a redis.call reply is never nil: a nil bulk reply (GET of a missing key) arrives in Lua as false and an empty array (ZRANGE with no match) as an empty table, so the test is constant",
 		Bad: "if redis.call('GET', KEYS[1]) == nil then return 0 end", Good: "if not redis.call('GET', KEYS[1]) then return 0 end",
 	},
 	{
@@ -96,7 +96,7 @@ var Rules = []Rule{
 	},
 	{
 		ID: RuleDangerous, Title: "dangerous command in a script",
-		Why: "commands in ACL category @dangerous or flagged admin (KEYS, FLUSHALL, FLUSHDB, INFO, CLUSTER ..., SORT with BY/GET, ...) act on the whole server or on keys the script was not given",
+		Why: "commands in ACL category @dangerous or flagged admin (KEYS, FLUSHALL, FLUSHDB, INFO, CLUSTER ..., SORT with GET or a BY pattern, ...) act on the whole server or on keys the script was not given; SORT ... BY nosort STORE and RESTORE of a declared key touch only the script's keys and are not reported",
 		Bad: "for _, k in ipairs(redis.call('KEYS', ARGV[1])) do redis.call('DEL', k) end", Good: "redis.call('DEL', unpack(KEYS))",
 	},
 	{
