@@ -98,6 +98,13 @@ type KeyUse struct {
 	Function string // registered function, for libraries
 }
 
+// CommandUse sums up the commands a script (or one registered function)
+// runs.
+type CommandUse struct {
+	Calls   int
+	MayKeys bool
+}
+
 // Function is a function a library registers.
 type Function struct {
 	Name  string
@@ -124,7 +131,12 @@ type Result struct {
 	// caller can tell which passed keys the script ignores.
 	KeysRead []int
 	// Keys are the key arguments of every command call found.
-	Keys      []KeyUse
+	Keys []KeyUse
+	// Commands counts the redis.call/pcall calls found, by registered
+	// function ("" outside one), and says whether any of them may touch a
+	// key: a command with key positions, or one whose name or arguments
+	// are not known.
+	Commands  map[string]CommandUse
 	Functions []Function
 	// Checked is false when the script could not be analysed (syntax
 	// error, over a limit); Findings then say why.

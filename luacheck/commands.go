@@ -11,6 +11,8 @@ import (
 // command rules (LUA103, LUA2xx, LUA4xx) and returns the reply.
 func (in *interp) command(line int, via string, args []value) value {
 	reply := value{kind: kReply, src: fromReply, direct: true}
+	mayKeys := true
+	defer func() { in.countCommand(mayKeys) }()
 	if len(args) == 0 || args[0].kind != kString {
 		return reply
 	}
@@ -41,12 +43,36 @@ func (in *interp) command(line int, via string, args []value) value {
 		return reply
 	}
 	reply.maybeNil = nilBulk[cmd.Name]
+	mayKeys = spread || hasKeySpecs(cmd)
 	call := commandCall{line: line, name: upper, anchor: name, cmd: cmd, argv: argv, args: args[:len(argv)], spread: spread, spreadVal: spreadVal}
 	in.commandClass(call)
 	in.wholeRead(call)
 	in.keyArgs(call)
 	in.spreadKeys(call)
 	return reply
+}
+
+// countCommand adds one command call to the script's (or the registered
+// function's) CommandUse.
+func (in *interp) countCommand(mayKeys bool) {
+	if in.c.res.Commands == nil {
+		in.c.res.Commands = map[string]CommandUse{}
+	}
+	u := in.c.res.Commands[in.frame.fnName]
+	u.Calls++
+	u.MayKeys = u.MayKeys || mayKeys
+	in.c.res.Commands[in.frame.fnName] = u
+}
+
+// hasKeySpecs reports whether a command has key positions (or, for the
+// commands that take a key count, may have them).
+func hasKeySpecs(cmd *rediscmd.Command) bool {
+	for _, spec := range cmd.KeySpecs {
+		if spec.Flags&rediscmd.KeyNotKey == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // commandCall is one resolved redis.call as the rules see it.

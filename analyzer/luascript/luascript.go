@@ -6,6 +6,8 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -29,6 +31,22 @@ var Analyzer = &analysis.Analyzer{
 	Run:      run,
 	Requires: []*analysis.Analyzer{config.Analyzer, redisapi.Analyzer, inspect.Analyzer},
 	URL:      "https://pkg.go.dev/github.com/slotlint/slotlint/analyzer/luascript",
+	// The Result tells other rules which script calls run a script whose
+	// text is known and that touches no key.
+	ResultType: reflect.TypeOf((*Result)(nil)),
+}
+
+// Result is what the analyzer learned about the package's script calls.
+type Result struct {
+	keyless map[*ast.CallExpr]bool
+}
+
+// TouchesNoKey reports whether the script a call runs is known and reads
+// no KEYS and runs no command that may take a key (a script that only
+// computes, or a function that only returns): routed to any master, it
+// behaves the same. False when the script's text is not known.
+func (r *Result) TouchesNoKey(call *ast.CallExpr) bool {
+	return r != nil && r.keyless[call]
 }
 
 // cache holds the checker's results by script text and options, across
@@ -59,8 +77,9 @@ type checker struct {
 func run(pass *analysis.Pass) (any, error) {
 	cfg := pass.ResultOf[config.Analyzer].(*config.Config)
 	calls := pass.ResultOf[redisapi.Analyzer].(*redisapi.Result)
-	if !redisapi.ImportsClient(pass.Pkg) || !cfg.Enabled("SL1201") && !cfg.Enabled("SL1202") {
-		return nil, nil
+	out := &Result{keyless: map[*ast.CallExpr]bool{}}
+	if !redisapi.ImportsClient(pass.Pkg) || !cfg.Enabled("SL1201") && !cfg.Enabled("SL1202") && !cfg.Enabled("SL1203") {
+		return out, nil
 	}
 	// Only packages that create, load or run a script pay for the index of
 	// constants and variables the scripts' text is looked up in.
@@ -94,7 +113,7 @@ func run(pass *analysis.Pass) (any, error) {
 		hasScriptCall = hasScriptCall || call.Script
 	}
 	if len(created) == 0 && len(loaded) == 0 && !hasScriptCall {
-		return nil, nil
+		return out, nil
 	}
 	c := &checker{pass: pass, cfg: cfg, x: calls.Keys, rep: report.New(pass, cfg, "SL1201", "SL1202"),
 		res: newResolver(pass), functions: map[string]*script{}}
@@ -130,8 +149,43 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	for _, st := range sites {
 		c.checkSite(st)
+		if c.touchesNoKey(st) {
+			out.keyless[st.call.Node] = true
+		}
 	}
-	return nil, nil
+	return out, nil
+}
+
+// callWord finds a call of a function named call or pcall in Lua text.
+var callWord = regexp.MustCompile(`\bp?call\b`)
+
+// touchesNoKey reports whether the script (or function) a site runs is
+// known and runs only commands without keys; a plain script must also
+// read no KEYS. A script in which the checker found no command must not
+// name call or pcall either, so a command reached in a way the checker
+// does not follow still counts.
+func (c *checker) touchesNoKey(st *site) bool {
+	s := st.script
+	if st.function != "" {
+		s = c.functions[st.function]
+	}
+	if s == nil || s.err != "" || s.result == nil || !s.result.Checked {
+		return false
+	}
+	r := s.result
+	for _, k := range r.Keys {
+		if k.Function == st.function {
+			return false
+		}
+	}
+	use := r.Commands[st.function]
+	if use.MayKeys {
+		return false
+	}
+	if st.function != "" {
+		return true
+	}
+	return r.MaxKeysIndex == 0 && !r.DynamicKeys && (use.Calls > 0 || !callWord.Match(s.src))
 }
 
 func (c *checker) analyze(s *script) {

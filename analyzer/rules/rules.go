@@ -119,7 +119,7 @@ var catalogue = []Rule{
 	},
 	{
 		ID: "SL1203", Title: "script called with zero keys", Analyzer: "scriptkeys",
-		What: "EVAL, EVALSHA, Script.Run or FCALL with no keys.",
+		What: "EVAL, EVALSHA, Script.Run or FCALL with no keys, when the script may touch a key or its text is not known. A script that only computes or returns (return ARGV[1], a function that only returns) runs the same on any master and is not reported.",
 		Why:  "A cluster client routes a keyless script to an arbitrary master; any key the script touches may live elsewhere (MOVED, or CROSSSLOT with a #!lua shebang).",
 		Bad:  `script.Run(ctx, rdb, nil, "user:"+id)`,
 		Good: `script.Run(ctx, rdb, []string{"user:{" + id + "}"})`,

@@ -32,3 +32,29 @@ func scripts(rdb *redis.ClusterClient, id string, keys []string) {
 	ks = append(ks, "k:{"+id+"}:2")
 	incr.Run(ctx, rdb, ks)
 }
+
+// Zero keys are harmless when the script touches no key: any master runs
+// it the same.
+var (
+	echo   = redis.NewScript(`return ARGV[1]`)
+	double = redis.NewScript(`local n = tonumber(ARGV[1]) return n * 2`)
+	clock  = redis.NewScript(`return redis.call('TIME')`)
+	byArgv = redis.NewScript(`return redis.call('GET', ARGV[1])`)
+	called = redis.NewScript(`local f = redis.call return f(ARGV[1], ARGV[2])`)
+)
+
+const library = "#!lua name=zk\n" +
+	"redis.register_function('ping', function(keys, args) return args[1] end)\n" +
+	"redis.register_function('peek', function(keys, args) return redis.call('GET', args[1]) end)\n"
+
+func keyless(rdb *redis.ClusterClient, id string) {
+	echo.Run(ctx, rdb, nil, id)
+	double.Run(ctx, rdb, nil, 21)
+	clock.Run(ctx, rdb, nil)
+	rdb.Eval(ctx, "return ARGV[1] .. ARGV[2]", nil, "a", "b")
+	byArgv.Run(ctx, rdb, nil, "user:"+id) // want `Script.Run called with zero keys`
+	called.Run(ctx, rdb, nil, "GET", id)  // want `Script.Run called with zero keys`
+	rdb.FunctionLoad(ctx, library)
+	rdb.FCall(ctx, "ping", nil, id)
+	rdb.FCall(ctx, "peek", nil, id) // want `FCall called with zero keys`
+}
