@@ -35,9 +35,6 @@ func (in *interp) command(line int, via string, args []value) value {
 	}
 	upper := strings.ToUpper(name)
 	reply.cmd = upper
-	for _, l := range in.loops {
-		l.cmds = append(l.cmds, upper)
-	}
 	cmd := rediscmd.Resolve(argv)
 	if cmd == nil {
 		return reply
@@ -45,8 +42,16 @@ func (in *interp) command(line int, via string, args []value) value {
 	reply.maybeNil = nilBulk[cmd.Name]
 	mayKeys = spread || hasKeySpecs(cmd)
 	call := commandCall{line: line, name: upper, anchor: name, cmd: cmd, argv: argv, args: args[:len(argv)], spread: spread, spreadVal: spreadVal}
+	if paged := pagedRead(call); paged != "" {
+		for _, l := range in.loops {
+			l.paged = paged
+		}
+	}
 	in.commandClass(call)
-	in.wholeRead(call)
+	if in.wholeRead(call) {
+		// A loop over this reply runs once per item of the collection.
+		reply.src |= fromWholeRead
+	}
 	in.keyArgs(call)
 	in.spreadKeys(call)
 	return reply
@@ -247,15 +252,20 @@ func dangerReason(cmd *rediscmd.Command) string {
 // wholeRead is LUA103 for single commands: reads of a whole collection or
 // of the keyspace, whose cost grows with the data. These are argument
 // patterns, which the command table does not describe, so they are listed.
-func (in *interp) wholeRead(c commandCall) {
+// It reports whether the reply holds the whole collection.
+func (in *interp) wholeRead(c commandCall) bool {
 	name := c.cmd.Name
 	switch name {
 	case "SMEMBERS", "HGETALL", "HKEYS", "HVALS":
 		in.reportCall(c, RuleWholeRead, "%s reads the whole collection: its cost grows with the data and blocks the server (use %s with COUNT in a bounded loop, or keep the collection bounded)", name, scanFor(name))
+		return true
 	case "SUNION", "SINTER", "SDIFF":
 		in.reportCall(c, RuleWholeRead, "%s reads whole sets: its cost grows with the data and blocks the server", name)
-	// KEYS is LUA401, whose message says it walks the whole keyspace: one
-	// finding at one spot.
+		return true
+	case "KEYS":
+		// KEYS is LUA401, whose message says it walks the whole keyspace:
+		// one finding at one spot. Its reply is still the whole keyspace.
+		return true
 	case "LRANGE", "ZRANGE", "ZREVRANGE":
 		if name == "ZRANGE" {
 			byScore, _ := c.hasArg("BYSCORE")
@@ -263,24 +273,27 @@ func (in *interp) wholeRead(c commandCall) {
 			if byScore || byLex {
 				if limit, maybe := c.hasArg("LIMIT"); !limit && !maybe {
 					in.reportCall(c, RuleWholeRead, "ZRANGE by score or lex without LIMIT reads every member in the range: its cost grows with the data (add LIMIT offset count)")
+					return true
 				}
-				return
+				return false
 			}
 		}
 		if len(c.argv) < 4 || !c.argv[2].Known || !c.argv[3].Known {
-			return
+			return false
 		}
 		start, stop := c.argv[2].Text, c.argv[3].Text
 		if !strings.HasPrefix(start, "-") && strings.HasPrefix(stop, "-") && isInt(start) && isInt(stop) {
 			in.reportCall(c, RuleWholeRead, "%s %s %s reads to the end of the collection: its cost grows with the data (use a fixed stop index)", name, start, stop)
+			return true
 		}
 	case "ZRANGEBYSCORE", "ZREVRANGEBYSCORE", "ZRANGEBYLEX", "ZREVRANGEBYLEX":
 		if limit, maybe := c.hasArg("LIMIT"); !limit && !maybe {
 			in.reportCall(c, RuleWholeRead, "%s without LIMIT reads every member in the range: its cost grows with the data (add LIMIT offset count)", name)
+			return true
 		}
 	case "XRANGE", "XREVRANGE":
 		if len(c.argv) < 4 || !c.argv[2].Known || !c.argv[3].Known {
-			return
+			return false
 		}
 		lo, hi := c.argv[2].Text, c.argv[3].Text
 		if name == "XREVRANGE" {
@@ -288,8 +301,10 @@ func (in *interp) wholeRead(c commandCall) {
 		}
 		if count, maybe := c.hasArg("COUNT"); lo == "-" && hi == "+" && !count && !maybe {
 			in.reportCall(c, RuleWholeRead, "%s - + without COUNT reads the whole stream: its cost grows with the data (add COUNT)", name)
+			return true
 		}
 	}
+	return false
 }
 
 func scanFor(cmd string) string {

@@ -125,7 +125,8 @@ func (l *writeLog) has(v *variable) bool {
 
 // loopCtx collects what happens inside a loop body for the loop rules.
 type loopCtx struct {
-	cmds []string
+	// paged names a paged read the body makes (see pagedRead).
+	paged string
 }
 
 type interp struct {
@@ -615,11 +616,11 @@ func (in *interp) expr(e ast.Expr) value {
 			in.c.res.DynamicKeys = true
 			return value{kind: kNumber, src: fromKeysLen}
 		case kArgv:
-			return value{kind: kNumber, src: fromArgv}
+			return value{kind: kNumber, src: fromArgvLen}
 		}
-		// The length of a reply is bounded by the read that produced it,
-		// which LUA103 judges; it is no new source of work.
-		return value{kind: kNumber, src: v.src &^ fromReply}
+		// The length of a reply is bounded by the read that produced it:
+		// a page is no new source of work, a whole collection is.
+		return value{kind: kNumber, src: v.src &^ fromReply, cmd: v.cmd}
 	case *ast.FunctionExpr:
 		return in.functionValue(e)
 	}

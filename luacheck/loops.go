@@ -36,15 +36,22 @@ func (in *interp) whileStmt(s *ast.WhileStmt) {
 	bound := in.boundOf(s.Condition)
 	in.cond(s.Condition)
 	loop := in.loopBody(s.Stmts, nil)
-	exits := hasExit(s.Stmts)
-	if !exits && !isFalsy(s.Condition) {
-		if in.neverChanges(s.Condition, s.Stmts, false) {
-			in.reportNoBound(s.Line(), "while", s.Condition)
-			return
-		}
+	if isFalsy(s.Condition) {
+		return
 	}
-	if !exits {
-		in.scanLoop(s.Line(), "while", s.Condition, loop)
+	exits := hasExit(s.Stmts)
+	if !exits && in.neverChanges(s.Condition, s.Stmts, false) {
+		in.reportNoBound(s.Line(), "while", s.Condition)
+		return
+	}
+	cond := s.Condition
+	if isTruthyConst(cond) {
+		cond = nil
+	}
+	if in.reportPolling(s.Line(), "while", cond, s.Stmts) || in.pagedLoop(s.Line(), "while", s.Condition, s.Stmts, loop) {
+		return
+	}
+	if !exits && !halving(s.Condition, s.Stmts) {
 		in.reportBound(s.Line(), "while", bound)
 	}
 }
@@ -64,14 +71,21 @@ func (in *interp) repeatStmt(s *ast.RepeatStmt) {
 		in.scope = saved
 	}, nil)
 	in.loops = in.loops[:len(in.loops)-1]
-	if hasExit(s.Stmts) {
+	if isTruthyConst(s.Condition) {
 		return
 	}
-	if isFalsy(s.Condition) || (!isTruthyConst(s.Condition) && in.neverChanges(s.Condition, s.Stmts, true)) {
+	if !hasExit(s.Stmts) && (isFalsy(s.Condition) || in.neverChanges(s.Condition, s.Stmts, true)) {
 		in.reportNoBound(s.Line(), "repeat", s.Condition)
 		return
 	}
-	in.scanLoop(s.Line(), "repeat", s.Condition, loop)
+	cond := s.Condition
+	if isFalsy(cond) {
+		cond = nil
+	}
+	if in.reportPolling(s.Line(), "repeat", cond, s.Stmts) {
+		return
+	}
+	in.pagedLoop(s.Line(), "repeat", s.Condition, s.Stmts, loop)
 }
 
 func (in *interp) numberFor(s *ast.NumberForStmt) {
@@ -106,10 +120,11 @@ func (in *interp) genericFor(s *ast.GenericForStmt) {
 			idx = value{kind: kNumber, src: fromKeysLen}
 		case kArgv:
 			elem = value{kind: kString, key: in.holes.next(holeArgvDyn, iterated.label()+"[i]"), hasKey: true, src: fromArgv}
-			idx = value{kind: kNumber, src: fromArgv}
+			idx = value{kind: kNumber, src: fromArgvLen}
 		default:
-			elem = value{kind: kUnknown, src: iterated.src, cmd: iterated.cmd}
-			idx = value{kind: kNumber, src: iterated.src}
+			// One item of a whole collection is no longer the collection.
+			elem = value{kind: kUnknown, src: iterated.src &^ fromWholeRead, cmd: iterated.cmd}
+			idx = value{kind: kNumber, src: iterated.src &^ fromWholeRead}
 		}
 	} else {
 		mark := in.mark()
@@ -130,16 +145,16 @@ func (in *interp) genericFor(s *ast.GenericForStmt) {
 	if !ipairs || hasExit(s.Stmts) {
 		return
 	}
-	// Iterating over a reply is bounded by the read, which LUA103 judges;
-	// iterating over caller input or decoded data is bounded by nobody.
+	// Iterating over a page of a reply is bounded by the read; over a
+	// whole collection, caller input or decoded data, by nobody.
 	var bound value
 	switch {
 	case iterated.kind == kKeys:
 		bound = value{src: fromKeysLen}
 	case iterated.kind == kArgv:
-		bound = value{src: fromArgv}
-	case iterated.src&fromDecoded != 0:
-		bound = value{src: fromDecoded}
+		bound = value{src: fromArgvLen}
+	case iterated.src&(fromDecoded|fromWholeRead) != 0:
+		bound = value{src: iterated.src & (fromDecoded | fromWholeRead), cmd: iterated.cmd}
 	}
 	in.reportBound(s.Line(), "for", bound)
 }
@@ -167,11 +182,152 @@ func (in *interp) boundOf(cond ast.Expr) value {
 }
 
 func (in *interp) reportBound(line int, keyword string, bound value) {
-	src := bound.src & (fromArgv | fromKeysLen | fromReply | fromDecoded)
+	mask := fromArgv | fromReply | fromDecoded | fromWholeRead
+	if in.c.opts.ArgLoops {
+		mask |= fromKeysLen | fromArgvLen
+	}
+	src := bound.src & mask
 	if src == 0 || bound.clamped {
 		return
 	}
+	if src&fromWholeRead != 0 {
+		in.c.reportAt(line, keyword, RuleInputBound, "%s loop runs once per item of a %s reply that holds the whole collection: the data decides how long the script blocks the server (read a page with LIMIT/COUNT or break at a fixed maximum)", keyword, orSome(bound.cmd))
+		return
+	}
 	in.c.reportAt(line, keyword, RuleInputBound, "%s loop is bounded by %s with no clamp: the caller or the data decides how long the script blocks the server (clamp it with math.min or break at a fixed maximum)", keyword, src.describe())
+}
+
+// halving reports whether a while loop narrows a range by halving it
+// ("while lo <= hi" with lo and hi set only from mid = (lo + hi) / 2, or
+// "while n > 1" with n = n / 2): it ends within about 64 passes whatever
+// the input, as a binary search does.
+func halving(cond ast.Expr, body []ast.Stmt) bool {
+	r, ok := cond.(*ast.RelationalOpExpr)
+	if !ok {
+		return false
+	}
+	switch r.Operator {
+	case "<", "<=", ">", ">=":
+	default:
+		return false
+	}
+	var vars []string
+	for _, side := range []ast.Expr{r.Lhs, r.Rhs} {
+		if id, ok := side.(*ast.IdentExpr); ok {
+			vars = append(vars, id.Value)
+		}
+	}
+	if len(vars) == 0 {
+		return false
+	}
+	defs := assignments(body)
+	// mids are the body's locals computed by halving.
+	mids := map[string]bool{}
+	for name, rhs := range defs {
+		all := len(rhs) > 0
+		for _, e := range rhs {
+			all = all && halves(e)
+		}
+		if all {
+			mids[name] = true
+		}
+	}
+	changed := false
+	for _, v := range vars {
+		for _, e := range defs[v] {
+			if !halves(e) && !fromMid(e, mids) {
+				return false
+			}
+			changed = true
+		}
+	}
+	return changed
+}
+
+// assignments maps each name assigned in stmts (nested functions
+// excluded) to the expressions assigned to it.
+func assignments(stmts []ast.Stmt) map[string][]ast.Expr {
+	out := map[string][]ast.Expr{}
+	stack := make([]any, 0, len(stmts))
+	for _, s := range stmts {
+		stack = append(stack, s)
+	}
+	var buf []any
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		var names []string
+		var exprs []ast.Expr
+		switch n := n.(type) {
+		case *ast.FunctionExpr:
+			continue
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				id, _ := l.(*ast.IdentExpr)
+				if id == nil {
+					names = append(names, "")
+					continue
+				}
+				names = append(names, id.Value)
+			}
+			exprs = n.Rhs
+		case *ast.LocalAssignStmt:
+			names, exprs = n.Names, n.Exprs
+		}
+		for i, name := range names {
+			if name == "" {
+				continue
+			}
+			var e ast.Expr = &ast.NilExpr{}
+			if i < len(exprs) {
+				e = exprs[i]
+			}
+			out[name] = append(out[name], e)
+		}
+		buf = children(n, buf[:0])
+		stack = append(stack, buf...)
+	}
+	return out
+}
+
+// halves: e divides by two somewhere ("(lo + hi) / 2", "math.floor(n / 2)",
+// "bit.rshift(n, 1)").
+func halves(e ast.Expr) bool {
+	stack := []any{e}
+	var buf []any
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch n := n.(type) {
+		case *ast.ArithmeticOpExpr:
+			if num, ok := n.Rhs.(*ast.NumberExpr); ok && ((n.Operator == "/" && num.Value == "2") || (n.Operator == "*" && num.Value == "0.5")) {
+				return true
+			}
+		case *ast.FuncCallExpr:
+			if g, ok := n.Func.(*ast.AttrGetExpr); ok && len(n.Args) == 2 {
+				obj, _ := g.Object.(*ast.IdentExpr)
+				key, _ := g.Key.(*ast.StringExpr)
+				num, _ := n.Args[1].(*ast.NumberExpr)
+				if obj != nil && key != nil && num != nil && obj.Value == "bit" && key.Value == "rshift" && num.Value == "1" {
+					return true
+				}
+			}
+		}
+		buf = children(n, buf[:0])
+		stack = append(stack, buf...)
+	}
+	return false
+}
+
+// fromMid: e is mid, mid + k or mid - k for a halving local mid.
+func fromMid(e ast.Expr, mids map[string]bool) bool {
+	if a, ok := e.(*ast.ArithmeticOpExpr); ok && (a.Operator == "+" || a.Operator == "-") {
+		if _, ok := a.Rhs.(*ast.NumberExpr); ok {
+			e = a.Lhs
+		}
+	}
+	id, ok := e.(*ast.IdentExpr)
+	return ok && mids[id.Value]
 }
 
 func (in *interp) reportNoBound(line int, keyword string, cond ast.Expr) {
@@ -189,43 +345,126 @@ func (in *interp) reportNoBound(line int, keyword string, cond ast.Expr) {
 	in.c.reportAt(line, keyword, RuleNoBound, "%s loop never ends: %s and the body has no break, return or error (the server stays BUSY until SCRIPT KILL or SHUTDOWN NOSAVE)", keyword, why)
 }
 
-// scanLoop is LUA103 for cursor loops: SCAN/SSCAN/HSCAN/ZSCAN repeated until
-// the cursor comes back to "0" with no other way out reads everything.
-func (in *interp) scanLoop(line int, keyword string, cond ast.Expr, loop *loopCtx) {
-	scan := ""
-	for _, c := range loop.cmds {
-		switch c {
-		case "SCAN", "SSCAN", "HSCAN", "ZSCAN":
-			scan = c
-		}
+// reportPolling is LUA101 for loops whose every exit depends only on
+// state the loop does not change (see pollingLoop).
+func (in *interp) reportPolling(line int, keyword string, cond ast.Expr, body []ast.Stmt) bool {
+	polling, reads := in.pollingLoop(cond, body)
+	if !polling {
+		return false
 	}
-	if scan == "" || !isCursorZeroTest(cond) {
-		return
+	what := "values the loop never changes"
+	if len(reads) > 0 {
+		what = strings.Join(reads, ", ") + ", which nothing changes while the script runs (other clients get BUSY)"
 	}
-	what := "the whole collection"
-	if scan == "SCAN" {
-		what = "the whole keyspace"
-	}
-	in.c.reportAt(line, keyword, RuleWholeRead, "%s loop runs until the cursor is 0: it reads %s in one script call, however large (stop after a fixed number of iterations and return the cursor)", scan, what)
+	in.c.reportAt(line, keyword, RuleNoBound, "%s loop can never end once it starts: its exits depend only on %s, so if it does not end on the first pass it spins until SCRIPT KILL or SHUTDOWN NOSAVE", keyword, what)
+	return true
 }
 
-// isCursorZeroTest: cursor ~= "0" / cursor == "0" (or 0), with nothing
-// else in the condition.
-func isCursorZeroTest(cond ast.Expr) bool {
-	r, ok := cond.(*ast.RelationalOpExpr)
-	if !ok || (r.Operator != "==" && r.Operator != "~=") {
+// pagedLoop is LUA103 for loops that page through a collection until the
+// data runs out: SCAN/SSCAN/HSCAN/ZSCAN until the cursor is "0", or a
+// range read with LIMIT (or a moving start) until a page comes back
+// empty, with no fixed cap on the pages or items that also ends them.
+func (in *interp) pagedLoop(line int, keyword string, cond ast.Expr, body []ast.Stmt, loop *loopCtx) bool {
+	if loop.paged == "" {
 		return false
 	}
-	isZero := func(e ast.Expr) bool {
-		switch e := e.(type) {
-		case *ast.StringExpr:
-			return e.Value == "0"
+	if cond != nil && in.hasCap(cond, body) {
+		return false
+	}
+	for _, e := range collectExits(body) {
+		if len(e.guards) == 0 {
+			return false
+		}
+		for _, g := range e.guards {
+			if in.hasCap(g, body) {
+				return false
+			}
+		}
+	}
+	switch loop.paged {
+	case "SCAN", "SSCAN", "HSCAN", "ZSCAN":
+		what := "the whole collection"
+		if loop.paged == "SCAN" {
+			what = "the whole keyspace"
+		}
+		in.c.reportAt(line, keyword, RuleWholeRead, "%s loop runs until the cursor is 0: it reads %s in one script call, however large (stop after a fixed number of iterations and return the cursor)", loop.paged, what)
+	default:
+		in.c.reportAt(line, keyword, RuleWholeRead, "%s loop pages with %s until the data runs out: it reads the whole range in one script call, however large (stop after a fixed number of pages and return where it stopped)", keyword, loop.paged)
+	}
+	return true
+}
+
+// hasCap reports whether e compares something with a fixed number (a
+// literal, or a local the loop does not change): "rounds >= 10",
+// "#found == 100", "n < max".
+func (in *interp) hasCap(e ast.Expr, body []ast.Stmt) bool {
+	written := writtenNames(body, true)
+	fixed := func(x ast.Expr) bool {
+		switch x := x.(type) {
 		case *ast.NumberExpr:
-			return e.Value == "0"
+			return true
+		case *ast.IdentExpr:
+			return in.scope.lookup(x.Value) != nil && !written[x.Value] && !in.writtenInClosure[x.Value]
 		}
 		return false
 	}
-	return isZero(r.Lhs) || isZero(r.Rhs)
+	nonZero := func(x ast.Expr) bool {
+		n, ok := x.(*ast.NumberExpr)
+		return ok && n.Value != "0"
+	}
+	stack := []any{e}
+	var buf []any
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if r, ok := n.(*ast.RelationalOpExpr); ok {
+			switch r.Operator {
+			case "<", "<=", ">", ">=":
+				if fixed(r.Lhs) != fixed(r.Rhs) {
+					return true
+				}
+			case "==", "~=":
+				if nonZero(r.Lhs) != nonZero(r.Rhs) {
+					return true
+				}
+			}
+		}
+		if _, ok := n.(*ast.FunctionExpr); ok {
+			continue
+		}
+		buf = children(n, buf[:0])
+		stack = append(stack, buf...)
+	}
+	return false
+}
+
+// pagedRead names the command when c reads one page of a collection: a
+// SCAN family call, a range read with LIMIT or COUNT, or an index range
+// with a computed end. In a loop the start usually moves; when it does
+// not, the loop must be removing what it read to get anywhere. (The body
+// is walked once, so a cursor that starts at "0" looks constant here.)
+func pagedRead(c commandCall) string {
+	known := func(i int) bool { return i < len(c.argv) && c.argv[i].Known }
+	switch c.cmd.Name {
+	case "SCAN", "SSCAN", "HSCAN", "ZSCAN":
+		return c.cmd.Name
+	case "ZRANGEBYSCORE", "ZREVRANGEBYSCORE", "ZRANGEBYLEX", "ZREVRANGEBYLEX", "ZRANGE":
+		if limit, _ := c.hasArg("LIMIT"); limit {
+			return c.cmd.Name + " LIMIT"
+		}
+		if c.cmd.Name == "ZRANGE" && (!known(2) || !known(3)) {
+			return c.cmd.Name
+		}
+	case "ZREVRANGE", "LRANGE":
+		if !known(2) || !known(3) {
+			return c.cmd.Name
+		}
+	case "XRANGE", "XREVRANGE":
+		if count, _ := c.hasArg("COUNT"); count {
+			return c.cmd.Name + " COUNT"
+		}
+	}
+	return ""
 }
 
 func isTruthyConst(e ast.Expr) bool {

@@ -487,6 +487,10 @@ func TestRedisCleanScripts(t *testing.T) {
 		{"LUA102/good_checked_max.lua", 1, []any{5}},
 		{"LUA103/good_pages.lua", 4, []any{100}},
 		{"LUA103/good_scan_bounded.lua", 1, []any{"0"}},
+		{"LUA102/good_for_keys_len.lua", 2, []any{"f", "v"}},
+		{"LUA102/good_binary_search.lua", 2, []any{5}},
+		{"LUA102/good_loop_over_page.lua", 3, []any{100}},
+		{"LUA103/good_page_capped.lua", 2, []any{100}},
 	}
 	// Scripts that need their first key to exist get this value first.
 	firstValue := map[string]string{"LUA304/good_validated.lua": "42"}

@@ -46,17 +46,17 @@ var Rules = []Rule{
 	},
 	{
 		ID: RuleNoBound, Title: "loop with no bound",
-		Why: "a script blocks the whole server; a loop that cannot end leaves it BUSY until SCRIPT KILL or SHUTDOWN NOSAVE",
+		Why: "a script blocks the whole server; a loop that cannot end leaves it BUSY until SCRIPT KILL or SHUTDOWN NOSAVE. That includes polling loops: while a script runs no other client runs a command, so a loop whose only exits test a key it does not write, INFO replication, or a pcall it repeats with the same arguments takes the same path every time (TIME, random reads and INFO stats/memory/cpu do move)",
 		Bad: "while true do redis.call('LPUSH', KEYS[1], 'x') end", Good: "while true do local v = redis.call('LPOP', KEYS[1]) if not v then break end end",
 	},
 	{
 		ID: RuleInputBound, Title: "loop bound from caller input or stored data, unclamped",
-		Why: "a bound taken from ARGV, #KEYS, a reply or decoded data lets the caller or the data decide how long the server is blocked",
+		Why: "a bound taken from a number in ARGV, a reply, decoded data, or a loop over a reply that holds a whole collection (SMEMBERS, LRANGE 0 -1, ZRANGEBYSCORE without LIMIT) lets the caller or the data decide how long the server is blocked; the loop is where the per-item cost and the writes are. Loops over the request's own arguments (#KEYS, #ARGV, ipairs(ARGV)) cost what the request asks for and are reported only with -arg-loops; a halving loop (binary search) ends within about 64 passes and is not reported",
 		Bad: "for i = 1, tonumber(ARGV[1]) do redis.call('RPOP', KEYS[1]) end", Good: "for i = 1, math.min(tonumber(ARGV[1]), 100) do redis.call('RPOP', KEYS[1]) end",
 	},
 	{
 		ID: RuleWholeRead, Title: "whole-collection or keyspace read",
-		Why: "SMEMBERS, HGETALL, HKEYS, HVALS, SUNION/SINTER/SDIFF, LRANGE/ZRANGE to -1, range reads without LIMIT/COUNT and SCAN loops until cursor 0 cost as much as the data and block the server meanwhile (KEYS is reported once, as LUA401)",
+		Why: "SMEMBERS, HGETALL, HKEYS, HVALS, SUNION/SINTER/SDIFF, LRANGE/ZRANGE to -1 and range reads without LIMIT/COUNT cost as much as the data and block the server meanwhile (KEYS is reported once, as LUA401); so do loops that page through a collection until it runs out (SCAN until the cursor is 0, LIMIT pages until one comes back empty) with no fixed cap on pages or items",
 		Bad: "return redis.call('HGETALL', KEYS[1])", Good: "return redis.call('HSCAN', KEYS[1], ARGV[1], 'COUNT', 100)",
 	},
 	{

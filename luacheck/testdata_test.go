@@ -63,6 +63,8 @@ func loadCases(t testing.TB) []luaCase {
 						c.opts.Function = true
 					case opt == "readonly":
 						c.opts.ReadOnly = true
+					case opt == "argloops":
+						c.opts.ArgLoops = true
 					default:
 						t.Fatalf("%s: unknown check option %q", path, opt)
 					}

@@ -30,10 +30,12 @@ const (
 type source uint8
 
 const (
-	fromArgv    source = 1 << iota // caller input
-	fromKeysLen                    // #KEYS
-	fromReply                      // stored data
-	fromDecoded                    // cjson/cmsgpack decoded data
+	fromArgv      source = 1 << iota // caller input
+	fromKeysLen                      // #KEYS, or an index running over KEYS
+	fromReply                        // stored data
+	fromDecoded                      // cjson/cmsgpack decoded data
+	fromArgvLen                      // #ARGV, or an index running over ARGV
+	fromWholeRead                    // a reply holding a whole collection (SMEMBERS, LRANGE 0 -1)
 )
 
 func (s source) describe() string {
@@ -43,6 +45,9 @@ func (s source) describe() string {
 	}
 	if s&fromKeysLen != 0 {
 		parts = append(parts, "#KEYS")
+	}
+	if s&fromArgvLen != 0 {
+		parts = append(parts, "#ARGV")
 	}
 	if s&fromReply != 0 {
 		parts = append(parts, "a command reply")

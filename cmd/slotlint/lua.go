@@ -33,6 +33,7 @@ func runLua(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	keysFromName := fset.Bool("keys-from-name", false, `take the number of keys from a "name-N.lua" file name (job-queue convention)`)
 	function := fset.Bool("function", false, "check the files as Redis 7 Functions libraries (default: files starting with \"#!lua name=\")")
 	readOnly := fset.Bool("readonly", false, "the scripts run with EVAL_RO/FCALL_RO")
+	argLoops := fset.Bool("arg-loops", false, "also report loops over the request's own arguments (#KEYS, #ARGV, ipairs(KEYS)) as LUA102")
 	listRules := fset.Bool("rules", false, "list the rules and exit")
 	fset.Usage = func() {
 		fmt.Fprintln(stderr, "usage: slotlint lua [flags] FILE|DIR...")
@@ -76,6 +77,7 @@ func runLua(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			KeysKnown: *keys >= 0,
 			Function:  *function || luacheck.IsLibrary(src),
 			ReadOnly:  *readOnly,
+			ArgLoops:  *argLoops,
 		}
 		if *keysFromName {
 			if n, ok := luacheck.KeysFromFilename(file); ok {

@@ -94,6 +94,7 @@ func TestLuaFunctionAndReadOnly(t *testing.T) {
 	dir := writeFiles(t, map[string]string{
 		"lib.lua":  "#!lua name=lib\nredis.register_function('f', function(keys, args) return redis.call('GET', KEYS[1]) end)\n",
 		"read.lua": "return redis.call('DEL', KEYS[1])\n",
+		"args.lua": "for i = 1, #KEYS do redis.call('DEL', KEYS[i]) end\n",
 	})
 	// Detected as a library from its shebang: KEYS is not a global there.
 	if code, out, _ := runLuaCmd(t, filepath.Join(dir, "lib.lua")); code != 1 || !strings.Contains(out, "LUA302 KEYS is not a global in a function library") {
@@ -104,6 +105,13 @@ func TestLuaFunctionAndReadOnly(t *testing.T) {
 	}
 	if code, out, _ := runLuaCmd(t, "-readonly", filepath.Join(dir, "read.lua")); code != 1 || !strings.Contains(out, "LUA403 DEL writes") {
 		t.Errorf("-readonly: %d %s", code, out)
+	}
+	// A loop over the request's own keys is quiet unless asked for.
+	if code, out, _ := runLuaCmd(t, filepath.Join(dir, "args.lua")); code != 0 {
+		t.Errorf("args loop by default: %d %s", code, out)
+	}
+	if code, out, _ := runLuaCmd(t, "-arg-loops", filepath.Join(dir, "args.lua")); code != 1 || !strings.Contains(out, "LUA102 for loop is bounded by #KEYS") {
+		t.Errorf("-arg-loops: %d %s", code, out)
 	}
 }
 

@@ -1,0 +1,73 @@
+package luacheck
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/slotlint/slotlint/internal/redistest"
+)
+
+// TestRedisPollingState checks on a real server what the polling-loop
+// rule (LUA101) assumes: while a script runs, a key it does not write,
+// INFO replication and the success of a SET it repeats stay the same on
+// every pass, while TIME and INFO stats move. The script samples each
+// many times in a bounded loop rather than spinning, so the shared server
+// is never left BUSY.
+func TestRedisPollingState(t *testing.T) {
+	c := redistest.Standalone(t)
+	p := "{" + redistest.Prefix(t) + "}"
+	keys := []string{p + "flag", p + "counter", p + "set"}
+	cleanup(t, keys...)
+	ctx := context.Background()
+	if err := c.Set(ctx, keys[0], "waiting", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	const script = `
+local first = {
+  flag = redis.call('GET', KEYS[1]),
+  repl = redis.call('INFO', 'replication'),
+  ok = pcall(redis.call, 'SET', KEYS[3], 'v'),
+}
+local changed = {}
+local t0 = redis.call('TIME')
+local stats0 = redis.call('INFO', 'stats')
+for i = 1, 2000 do
+  redis.call('INCR', KEYS[2])
+  if redis.call('GET', KEYS[1]) ~= first.flag then changed.flag = true end
+  if redis.call('INFO', 'replication') ~= first.repl then changed.repl = true end
+  if pcall(redis.call, 'SET', KEYS[3], 'v') ~= first.ok then changed.ok = true end
+end
+local t1 = redis.call('TIME')
+local stats1 = redis.call('INFO', 'stats')
+return {tostring(changed.flag or false), tostring(changed.repl or false), tostring(changed.ok or false),
+  tostring(t0[1] ~= t1[1] or t0[2] ~= t1[2]), tostring(stats0 ~= stats1)}`
+	got, err := c.Eval(ctx, script, keys).StringSlice()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"false", "false", "false", "true", "true"}
+	names := []string{"GET of an unwritten key", "INFO replication", "pcall SET status", "TIME", "INFO stats"}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("%s changed during the script: %s, the rule assumes %s", names[i], got[i], want[i])
+		}
+	}
+
+	// The checker agrees: the first three as loop exits are LUA101, the
+	// last two are not.
+	loops := map[string]bool{
+		"while true do if redis.call('GET', KEYS[1]) == 'go' then break end redis.call('INCR', KEYS[2]) end":                  true,
+		"while true do if redis.call('INFO', 'replication'):find('role:slave') then break end end":                            true,
+		"while true do if not pcall(redis.call, 'SET', KEYS[3], 'v') then break end end":                                      true,
+		"local d = redis.call('TIME')[1] + 1 while true do if tonumber(redis.call('TIME')[1]) > d then break end end":         false,
+		"while true do if redis.call('INFO', 'stats'):find('total_commands_processed:100') then break end end":                false,
+		"while true do local v = redis.call('GET', KEYS[1]) if v == 'go' then break end redis.call('SET', KEYS[1], 'go') end": false,
+	}
+	for src, want := range loops {
+		got := strings.Contains(strings.Join(rules(Check([]byte(src), Options{})), " "), RuleNoBound)
+		if got != want {
+			t.Errorf("LUA101 on %q: got %v, want %v", src, got, want)
+		}
+	}
+}
