@@ -2,101 +2,217 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 	"sync"
+	"time"
 
 	"github.com/redis/go-redis/v9"
+	"github.com/slotlint/slotlint/slot"
 )
 
-// maxBatch bounds the calls one pipeline of the batcher carries.
+// maxBatch bounds the calls one pipeline of a batcher carries.
 const maxBatch = 256
 
-// batcher shares round trips between concurrent script calls of one Client
-// (MaxUpdate): while one pipeline is in flight the calls that arrive queue,
-// and the first of them sends the whole queue as the next pipeline when the
-// reply is in. A call that finds nothing in flight goes out at once on its
-// own, so a single caller pays no delay; under load many calls share one
-// write and one read. Each script still runs atomically on its own, and the
-// order of calls of one goroutine is kept (it waits for each reply).
+// batcher shares round trips between concurrent script calls of one shard
+// (a cluster master; a plain client is one shard): while one pipeline is in
+// flight the calls that arrive queue, and the shard's sender sends the
+// whole queue as the next pipeline when the reply is in. A call that finds
+// nothing in flight goes out at once on its own, so a single caller pays no
+// delay; under load many calls share one write and one read. Each script
+// still runs atomically on its own, and the order of calls of one goroutine
+// is kept (it waits for each reply).
+//
+// One batcher per shard, not per Client: with one master paused (SIGSTOP) a
+// pipeline to it stays in flight until the client's read timeout, and a
+// Client-wide queue behind it stalled every slot (a call on a healthy
+// master with a 1s deadline returned after 41s). The round trips run on the
+// shard's sender goroutine, so a caller whose context ends returns at once
+// while its pipeline finishes or fails on its own.
 //
 // Queued MaxUpdate calls of one key, dirty set and member are folded into
 // the one with the highest value (see foldMaxUpdates): on hot keys most of
 // a pipeline's scripts would otherwise only find the value already higher.
 type batcher struct {
 	mu    sync.Mutex
-	busy  bool // a pipeline (or a lone call) is in flight
+	busy  bool // the shard's sender is running
 	queue []*batchCall
 }
 
+// States of a batchCall, guarded by its batcher's mu.
+const (
+	callQueued    = iota // waiting for the next pipeline
+	callSent             // in a pipeline in flight
+	callFinished         // result set, done closed
+	callAbandoned        // the caller left while the call was in flight
+)
+
 type batchCall struct {
 	Call
-	max   *maxUpdateArgs // set for a MaxUpdate, which may be folded
+	ctx   context.Context // the caller's: a call sent alone runs under it
+	max   *maxUpdateArgs  // set for a MaxUpdate, which may be folded
 	reply any
 	err   error
+	state int
 	done  chan struct{} // closed when reply and err are set
-	lead  chan struct{} // signalled when this call is to send the next pipeline
+	// abandoned, when set, gets the result of a call whose caller left
+	// while it was in flight (an Obtain that took the lock releases it).
+	abandoned func(reply any, err error)
 }
 
 // runBatched runs the script like run, sharing the round trip with
-// concurrent callers when the client can pipeline.
+// concurrent callers of the same shard when the client can pipeline.
 func (c *Client) runBatched(ctx context.Context, s *Script, keys []string, args ...any) (any, error) {
-	return c.runBatchedCall(ctx, Call{Script: s, Keys: keys, Args: args}, nil)
+	return c.runBatchedCall(ctx, &batchCall{Call: Call{Script: s, Keys: keys, Args: args}})
 }
 
-// runBatchedCall is runBatched for a call that may be a MaxUpdate (max set).
-func (c *Client) runBatchedCall(ctx context.Context, plain Call, max *maxUpdateArgs) (any, error) {
-	if _, ok := c.rdb.(pipeliner); !ok {
-		return c.run(ctx, plain.Script, plain.Keys, plain.Args...)
+// errNotSent marks a call whose context ended while it was queued: it never
+// reached Redis.
+func errNotSent(ctx context.Context) error {
+	return fmt.Errorf("call not sent: %w", ctx.Err())
+}
+
+// errInFlight marks a call whose context ended while it was in flight: the
+// script may still run.
+func errInFlight(ctx context.Context) error {
+	return fmt.Errorf("no reply before the context ended (the script may still run): %w", ctx.Err())
+}
+
+// runBatchedCall queues call on its shard's batcher and waits for its
+// result or the end of ctx, whichever comes first. A call whose context
+// ends while queued is taken out of the queue and never sent.
+func (c *Client) runBatchedCall(ctx context.Context, call *batchCall) (any, error) {
+	if _, ok := c.rdb.(pipeliner); !ok || len(call.Keys) == 0 {
+		return c.run(ctx, call.Script, call.Keys, call.Args...)
 	}
-	b := &c.batch
+	if err := ctx.Err(); err != nil {
+		return nil, errNotSent(ctx)
+	}
+	call.ctx = ctx
+	call.done = make(chan struct{})
+	b := c.batcherFor(ctx, call.Keys[0])
 	b.mu.Lock()
-	if !b.busy {
-		b.busy = true
-		b.mu.Unlock()
-		reply, err := c.run(ctx, plain.Script, plain.Keys, plain.Args...)
-		c.handOn(ctx)
-		return reply, err
-	}
-	call := &batchCall{Call: plain, max: max, done: make(chan struct{}), lead: make(chan struct{}, 1)}
 	b.queue = append(b.queue, call)
+	start := !b.busy
+	b.busy = true
 	b.mu.Unlock()
-	// A caller whose context ends still waits for its call: the pipeline
-	// it is part of is already on its way, and a queued call may have to
-	// send the next one.
+	if start {
+		go c.sendQueue(b)
+	}
 	select {
 	case <-call.done:
-	case <-call.lead:
-		c.flush(ctx)
-		<-call.done
+		return call.reply, call.err
+	case <-ctx.Done():
 	}
-	return call.reply, call.err
-}
-
-// handOn ends this caller's turn at sending: the first queued call, if any,
-// sends the queue next.
-func (c *Client) handOn(ctx context.Context) {
-	b := &c.batch
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if len(b.queue) == 0 {
-		b.busy = false
-		return
+	switch call.state {
+	case callQueued:
+		for i, q := range b.queue {
+			if q == call {
+				b.queue = append(b.queue[:i], b.queue[i+1:]...)
+				break
+			}
+		}
+		return nil, errNotSent(ctx)
+	case callFinished:
+		return call.reply, call.err
+	default:
+		call.state = callAbandoned
+		return nil, errInFlight(ctx)
 	}
-	b.queue[0].lead <- struct{}{}
 }
 
-// flush sends up to maxBatch queued calls as one pipeline and hands on.
-func (c *Client) flush(ctx context.Context) {
-	b := &c.batch
-	b.mu.Lock()
-	n := min(len(b.queue), maxBatch)
-	calls := make([]*batchCall, n)
-	copy(calls, b.queue)
-	b.queue = append(b.queue[:0], b.queue[n:]...)
-	b.mu.Unlock()
+// shardKey names the batcher of a key: the master serving its slot on a
+// cluster client, the slot on a ring (whose shards go-redis does not
+// expose; a ring pipeline is split per shard anyway), the one shard of any
+// other client.
+type shardKey struct {
+	node *redis.Client
+	slot int
+}
 
-	// The pipeline carries other callers' calls: this caller's deadline
-	// or cancellation must not fail them.
-	pctx := context.WithoutCancel(ctx)
+func (c *Client) batcherFor(ctx context.Context, key string) *batcher {
+	var id shardKey
+	switch r := c.rdb.(type) {
+	case *redis.ClusterClient:
+		// After the first load of the cluster's slot map this is a lookup.
+		if n, err := r.MasterForKey(ctx, key); err == nil {
+			id.node = n
+		} else {
+			id.slot = slot.Slot(key) + 1
+		}
+	case *redis.Ring:
+		id.slot = slot.Slot(key) + 1
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b := c.batchers[id]
+	if b == nil {
+		if c.batchers == nil {
+			c.batchers = map[shardKey]*batcher{}
+		}
+		b = &batcher{}
+		c.batchers[id] = b
+	}
+	return b
+}
+
+// sendQueue is a shard's sender: it sends the queue, up to maxBatch calls
+// per pipeline, until it is empty.
+func (c *Client) sendQueue(b *batcher) {
+	for {
+		b.mu.Lock()
+		n := min(len(b.queue), maxBatch)
+		if n == 0 {
+			b.busy = false
+			b.queue = nil
+			b.mu.Unlock()
+			return
+		}
+		calls := make([]*batchCall, n)
+		copy(calls, b.queue)
+		rest := copy(b.queue, b.queue[n:])
+		clear(b.queue[rest:])
+		b.queue = b.queue[:rest]
+		for _, call := range calls {
+			call.state = callSent
+		}
+		b.mu.Unlock()
+
+		c.sendCalls(calls)
+
+		var left []*batchCall
+		b.mu.Lock()
+		for _, call := range calls {
+			if call.state == callAbandoned {
+				if call.abandoned != nil {
+					left = append(left, call)
+				}
+				continue
+			}
+			call.state = callFinished
+			close(call.done)
+		}
+		b.mu.Unlock()
+		for _, call := range left {
+			// Its own goroutine: it may queue a call on this shard.
+			go call.abandoned(call.reply, call.err)
+		}
+	}
+}
+
+// sendCalls runs calls, alone or as one pipeline, and sets each result.
+func (c *Client) sendCalls(calls []*batchCall) {
+	if len(calls) == 1 {
+		call := calls[0]
+		call.reply, call.err = c.runNow(call.ctx, call.Script, call.Keys, call.Args...)
+		return
+	}
+	// The pipeline carries several callers' calls: one caller's deadline
+	// or cancellation must not fail the others. A client that honours
+	// context deadlines still gives up on it at the latest of theirs.
+	pctx, cancel := pipelineContext(calls)
+	defer cancel()
 	send, folded := foldMaxUpdates(calls)
 	pipeErr := c.runCalls(pctx, send)
 	// A folded call takes the result of the call it was folded into when
@@ -118,10 +234,23 @@ func (c *Client) flush(ctx context.Context) {
 	if len(again) > 0 {
 		c.runCalls(pctx, again)
 	}
-	c.handOn(ctx)
+}
+
+// pipelineContext returns a context for a pipeline of calls: not cancelled
+// by any one caller, with the latest of their deadlines when all have one.
+func pipelineContext(calls []*batchCall) (context.Context, context.CancelFunc) {
+	ctx := context.WithoutCancel(calls[0].ctx)
+	var latest time.Time
 	for _, call := range calls {
-		close(call.done)
+		d, ok := call.ctx.Deadline()
+		if !ok {
+			return ctx, func() {}
+		}
+		if d.After(latest) {
+			latest = d
+		}
 	}
+	return context.WithDeadline(ctx, latest)
 }
 
 // runCalls sends calls as one pipeline and sets each one's result. It

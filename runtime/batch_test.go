@@ -106,9 +106,7 @@ func TestMaxUpdateBatched(t *testing.T) {
 		} else {
 			t.Logf("%d round trips for %d calls", s, calls)
 		}
-		if c.batch.busy || len(c.batch.queue) != 0 {
-			t.Fatalf("batcher left busy with %d queued calls", len(c.batch.queue))
-		}
+		assertBatchersIdle(t, c)
 	})
 }
 
@@ -145,10 +143,12 @@ func TestMaxUpdateFoldsQueuedCalls(t *testing.T) {
 		}
 		// queued runs the updates as concurrent calls that all queue behind
 		// a pipeline held in flight, in this order, then releases them.
+		// Every key here has one tag, so one shard and one batcher.
+		b := c.batcherFor(ctx, value)
 		queued := func(updates []update) []result {
-			c.batch.mu.Lock()
-			c.batch.busy = true
-			c.batch.mu.Unlock()
+			b.mu.Lock()
+			b.busy = true
+			b.mu.Unlock()
 			results := make([]result, len(updates))
 			var wg sync.WaitGroup
 			for i, u := range updates {
@@ -157,9 +157,9 @@ func TestMaxUpdateFoldsQueuedCalls(t *testing.T) {
 					results[i] = result{rose, err}
 				})
 				for {
-					c.batch.mu.Lock()
-					n := len(c.batch.queue)
-					c.batch.mu.Unlock()
+					b.mu.Lock()
+					n := len(b.queue)
+					b.mu.Unlock()
 					if n == i+1 {
 						break
 					}
@@ -167,7 +167,7 @@ func TestMaxUpdateFoldsQueuedCalls(t *testing.T) {
 				}
 			}
 			scripts.Store(0)
-			c.handOn(ctx)
+			go c.sendQueue(b)
 			wg.Wait()
 			return results
 		}
@@ -216,10 +216,24 @@ func TestMaxUpdateFoldsQueuedCalls(t *testing.T) {
 		if v := rdb.Get(ctx, other).Val(); v != "4" {
 			t.Errorf("value %s after the failed rise, want 4", v)
 		}
-		if c.batch.busy || len(c.batch.queue) != 0 {
-			t.Fatalf("batcher left busy with %d queued calls", len(c.batch.queue))
-		}
+		assertBatchersIdle(t, c)
 	})
+}
+
+// assertBatchersIdle fails the test when a batcher of c is left busy or
+// with calls queued.
+func assertBatchersIdle(t *testing.T, c *Client) {
+	t.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for id, b := range c.batchers {
+		b.mu.Lock()
+		busy, n := b.busy, len(b.queue)
+		b.mu.Unlock()
+		if busy || n != 0 {
+			t.Fatalf("batcher %v left busy (%v) with %d queued calls", id, busy, n)
+		}
+	}
 }
 
 // countHook counts round trips (single commands and pipelines) in

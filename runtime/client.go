@@ -46,7 +46,9 @@ type Client struct {
 	gates  map[string]*gate
 	leases map[leaseID]*lease // the lease of each lock held through this Client
 
-	batch batcher // shares round trips between concurrent MaxUpdate calls
+	// batchers share round trips between concurrent calls, one per shard;
+	// guarded by mu.
+	batchers map[shardKey]*batcher
 }
 
 // New returns a Client on rdb. opts may be nil.
@@ -86,6 +88,7 @@ func New(rdb redis.Scripter, opts *Options) *Client {
 type gate struct {
 	refs    int           // guarded by Client.mu
 	held    int           // this Client's unreleased locks on the key; guarded by Client.mu
+	lease   *lease        // the lease of the latest of them; guarded by Client.mu
 	polling bool          // a goroutine holds the turn; guarded by Client.mu
 	turn    chan struct{} // capacity 1: holding the token means polling
 	wake    chan int64    // capacity 1: a local release happened, with its ticket or 0
@@ -118,7 +121,7 @@ func (c *Client) releaseGate(key string, g *gate) {
 		delete(c.gates, key)
 		// Nobody holds g now, so its turn is free and a ticket left in it
 		// belongs to the lock that is gone.
-		g.held, g.polling = 0, false
+		g.held, g.polling, g.lease = 0, false, nil
 		g.pending()
 		gatePool.Put(g)
 	}

@@ -93,7 +93,10 @@ func (l *Lock) Deadline() time.Time {
 type lease struct {
 	mu    sync.Mutex
 	until time.Time
-	refs  int // entries not yet released; guarded by Client.mu
+	// latest is when Redis drops the lock at the latest: the lease
+	// measured from the reply. A waiter of this Client tries again then.
+	latest time.Time
+	refs   int // entries not yet released; guarded by Client.mu
 }
 
 // leaseID names the lease of one owner (token) of one lock.
@@ -114,12 +117,23 @@ func (ls *lease) extend(start time.Time, left time.Duration) {
 	if ls == nil {
 		return
 	}
-	end := leaseEnd(start, left)
+	end, latest := leaseEnd(start, left), time.Now().Add(left)
 	ls.mu.Lock()
 	if end.After(ls.until) {
 		ls.until = end
 	}
+	if latest.After(ls.latest) {
+		ls.latest = latest
+	}
 	ls.mu.Unlock()
+}
+
+// expiresBy returns when Redis drops the lock at the latest, unless it is
+// extended again.
+func (ls *lease) expiresBy() time.Time {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	return ls.latest
 }
 
 func leaseEnd(start time.Time, ttl time.Duration) time.Time {
@@ -303,11 +317,11 @@ func (c *Client) obtain(ctx context.Context, req *obtainRequest) (*Lock, error) 
 		// first (bounded, in case the holder lets its lock expire).
 		c.mu.Lock()
 		t, woken := g.pending()
-		heldHere := g.held > 0
+		until, heldHere := g.heldHereUntil()
 		c.mu.Unlock()
 		if !woken && heldHere {
 			var err error
-			if t, err = c.sleep(ctx, g, c.blockFor(obtainReply{holderTTL: -1})); err != nil {
+			if t, err = c.sleep(ctx, g, time.Until(until)+time.Millisecond); err != nil {
 				return done(nil, fmt.Errorf("%w: %q: %w", ErrNotObtained, req.key, err))
 			}
 		}
@@ -368,7 +382,7 @@ func (c *Client) wait(ctx context.Context, g *gate, wakeKey string, attempt int,
 	// c.mu, so this sees either the signal or the holder.
 	c.mu.Lock()
 	t, woken := g.pending()
-	heldHere := g.held > 0
+	until, heldHere := g.heldHereUntil()
 	c.mu.Unlock()
 	if woken {
 		return t, nil // a release here: try again at once
@@ -377,8 +391,9 @@ func (c *Client) wait(ctx context.Context, g *gate, wakeKey string, attempt int,
 		// The holder is in this process: its Release hands over directly,
 		// one round trip sooner than through Redis, and no goroutine of
 		// this Client but this poller can take the lock meanwhile. The
-		// timeout only matters if the holder lets its lock expire.
-		t, err := c.sleep(ctx, g, c.blockFor(r))
+		// timeout only matters if the holder lets its lock expire: then
+		// the lock is free just after its lease, not a backoff later.
+		t, err := c.sleep(ctx, g, time.Until(until)+time.Millisecond)
 		if t == 0 {
 			t, _ = g.pending() // handed over just as the sleep ended
 		}
@@ -389,7 +404,7 @@ func (c *Client) wait(ctx context.Context, g *gate, wakeKey string, attempt int,
 		// BLPOP takes seconds with millisecond precision; round up so a
 		// short delay does not become 0, which would block forever.
 		ms := max(d.Milliseconds(), 1)
-		v, err := b.Do(ctx, "BLPOP", wakeKey, strconv.FormatFloat(float64(ms)/1000, 'f', 3, 64)).Slice()
+		v, err := c.blpop(ctx, b, wakeKey, strconv.FormatFloat(float64(ms)/1000, 'f', 3, 64))
 		switch {
 		case err == nil:
 			var t int64
@@ -412,6 +427,58 @@ func (c *Client) wait(ctx context.Context, g *gate, wakeKey string, attempt int,
 		}
 	}
 	return c.sleep(ctx, g, c.backoff(attempt, r.holderTTL, c.maxBackoff))
+}
+
+// blpop runs BLPOP on the wake-up list and returns when it answers or ctx
+// ends, whichever is first: go-redis bounds a blocking command by its
+// timeout, not by the context (cancel took up to the whole BLPOP, ~0.5s).
+// A ticket that arrives for a caller that has left goes back on the list
+// for the next waiter, so the hand-off is not lost with it.
+func (c *Client) blpop(ctx context.Context, b blocker, wakeKey, timeout string) ([]any, error) {
+	type result struct {
+		v   []any
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		v, err := b.Do(ctx, "BLPOP", wakeKey, timeout).Slice()
+		ch <- result{v, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.v, r.err
+	case <-ctx.Done():
+	}
+	go func() {
+		r := <-ch
+		if r.err != nil || len(r.v) != 2 {
+			return
+		}
+		if ticket, ok := r.v[1].(string); ok {
+			c.returnTicket(wakeKey, ticket)
+		}
+	}()
+	return nil, ctx.Err()
+}
+
+// returnTicket puts a ticket back on the wake-up list as release.lua left
+// it: the only element, gone with the hand-off window.
+func (c *Client) returnTicket(wakeKey, ticket string) {
+	p, ok := c.rdb.(interface {
+		TxPipelined(context.Context, func(redis.Pipeliner) error) ([]redis.Cmder, error)
+	})
+	if !ok {
+		return
+	}
+	window, _ := c.handoffArg.(int64)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	p.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
+		pipe.LPush(ctx, wakeKey, ticket)
+		pipe.LTrim(ctx, wakeKey, 0, 0)
+		pipe.PExpire(ctx, wakeKey, time.Duration(window)*time.Millisecond)
+		return nil
+	})
 }
 
 // blockFor returns how long to block on the wake-up list. While another
@@ -460,7 +527,21 @@ func (c *Client) markHeld(l *Lock) {
 	l.gate = c.acquireGate(l.key)
 	c.mu.Lock()
 	l.gate.held++
+	l.gate.lease = l.lease
 	c.mu.Unlock()
+}
+
+// heldHereUntil tells whether the lock of g is held through this Client
+// and, if so, when Redis drops it at the latest. A holder here that lets
+// its lease run out (it died without Release) no longer counts once the
+// lease is over: its waiters then ask Redis, as other Clients' do. Called
+// with c.mu held.
+func (g *gate) heldHereUntil() (time.Time, bool) {
+	if g.held <= 0 || g.lease == nil {
+		return time.Time{}, false
+	}
+	end := g.lease.expiresBy()
+	return end, time.Now().Before(end)
 }
 
 // backoff returns the full-jitter delay before attempt+1: uniform below
@@ -487,7 +568,10 @@ func (c *Client) attempt(ctx context.Context, req *obtainRequest, queued string,
 	}
 	req.args[len(req.args)-1] = ticket
 	start := time.Now()
-	reply, err := c.runBatched(ctx, req.script, req.keys, req.args...)
+	reply, err := c.runBatchedCall(ctx, &batchCall{
+		Call:      Call{Script: req.script, Keys: req.keys, Args: req.args},
+		abandoned: func(reply any, err error) { c.releaseAbandoned(req, reply, err) },
+	})
 	if err != nil {
 		return nil, obtainReply{}, fmt.Errorf("obtaining %q: %w", req.key, err)
 	}
@@ -513,6 +597,21 @@ func (c *Client) attempt(ctx context.Context, req *obtainRequest, queued string,
 		ttl:      req.ttl,
 		lease:    ls,
 	}, obtainReply{}, nil
+}
+
+// releaseAbandoned releases an entry that an attempt took after its caller
+// had left (its context ended while the call was in flight): nobody else
+// knows of it, and the lock would otherwise stay taken for its whole TTL.
+func (c *Client) releaseAbandoned(req *obtainRequest, reply any, err error) {
+	if err != nil {
+		return
+	}
+	if r, err := parseObtainReply(reply); err != nil || !r.acquired {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), req.ttl)
+	defer cancel()
+	c.runBatched(ctx, releaseScript, req.lockKeys, req.token, c.handoffArg, "0")
 }
 
 // Refresh extends the lock's lease to at least ttl from now; it never
@@ -626,6 +725,9 @@ func (l *Lock) Release(ctx context.Context) error {
 			l.gate.notify(ticket)
 		}
 		l.gate.held--
+		if l.gate.held == 0 {
+			l.gate.lease = nil
+		}
 		l.c.mu.Unlock()
 		l.c.releaseGate(l.key, l.gate)
 	} else if n <= 0 {

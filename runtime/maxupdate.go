@@ -19,15 +19,17 @@ import (
 // would rise (when it does not, the set is not touched). A missing key counts as lower than any value. The key's TTL, if
 // any, is kept.
 //
-// Concurrent calls through one Client share round trips: a call made while
-// another is in flight waits for it and goes out with the other calls that
-// arrived meanwhile in one pipeline (NOSCRIPT recovered as in RunPipelined).
+// Concurrent calls through one Client share round trips per shard: a call
+// made while another to the same master is in flight waits for it and goes
+// out with the other calls that arrived meanwhile in one pipeline (NOSCRIPT recovered as in RunPipelined).
 // Each call still runs as its own atomic script with its own result, except
 // that queued calls of one key, dirty set and member are folded into the one
 // of highest value: it runs, and the others return false, as they would
 // have run right after it (the calls are all in flight at once, so Redis
-// could have run them in that order). A call whose context ends once it is
-// queued still waits for its pipeline.
+// could have run them in that order). A call returns when its context ends,
+// whatever the shard: taken out of the queue and never sent if it was still
+// queued, otherwise with its pipeline left to finish on its own (the script
+// may then still run). The error wraps the context's.
 //
 // MaxTable picks keys and sharded dirty sets for whole tables of such
 // values.
@@ -41,9 +43,10 @@ func (c *Client) MaxUpdate(ctx context.Context, key, dirtySet, member string, va
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
-	reply, err := c.runBatchedCall(ctx,
-		Call{Script: maxUpdateScript, Keys: []string{key, dirtySet}, Args: []any{value, member}},
-		&maxUpdateArgs{key: key, dirtySet: dirtySet, member: member, value: value})
+	reply, err := c.runBatchedCall(ctx, &batchCall{
+		Call: Call{Script: maxUpdateScript, Keys: []string{key, dirtySet}, Args: []any{value, member}},
+		max:  &maxUpdateArgs{key: key, dirtySet: dirtySet, member: member, value: value},
+	})
 	if err != nil {
 		return false, fmt.Errorf("max-updating %q: %w", key, err)
 	}

@@ -71,11 +71,45 @@ func isNoScript(err error) bool {
 	return errors.Is(err, redis.ErrNoScript) || redis.HasErrorPrefix(err, "NOSCRIPT")
 }
 
-// run calls the script with EVALSHA and, when the server has no copy (a
+// run is runNow bounded by ctx: it returns when ctx ends even if the server
+// has not answered (go-redis only applies a context's deadline to the
+// socket with Options.ContextTimeoutEnabled, and a paused server holds a
+// call for the read timeout times the retries). The round trip then
+// finishes on its own.
+func (c *Client) run(ctx context.Context, s *Script, keys []string, args ...any) (any, error) {
+	if ctx.Done() == nil {
+		return c.runNow(ctx, s, keys, args...)
+	}
+	if ctx.Err() != nil {
+		return nil, errNotSent(ctx)
+	}
+	type result struct {
+		reply any
+		err   error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		v, err := c.runNow(ctx, s, keys, args...)
+		ch <- result{v, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.reply, r.err
+	case <-ctx.Done():
+		select {
+		case r := <-ch:
+			return r.reply, r.err
+		default:
+			return nil, errInFlight(ctx)
+		}
+	}
+}
+
+// runNow calls the script with EVALSHA and, when the server has no copy (a
 // restart, a failover, SCRIPT FLUSH, a shard that never saw it), once more
 // with EVAL, which also loads it. A cluster client routes both by the first
 // key, so the script reaches whichever shard serves the keys' slot.
-func (c *Client) run(ctx context.Context, s *Script, keys []string, args ...any) (any, error) {
+func (c *Client) runNow(ctx context.Context, s *Script, keys []string, args ...any) (any, error) {
 	v, err := c.rdb.EvalSha(ctx, s.sha, keys, args...).Result()
 	if isNoScript(err) {
 		c.hooks.ScriptReloaded(s.name)
