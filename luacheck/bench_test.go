@@ -1,6 +1,9 @@
 package luacheck
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // BenchmarkAnalyze checks every script of testdata/lua once per iteration.
 func BenchmarkAnalyze(b *testing.B) {
@@ -40,6 +43,27 @@ func BenchmarkCheckFiles(b *testing.B) {
 				CheckFiles(paths, bc.workers, func(string, []byte) Options { return Options{} })
 			}
 			b.ReportMetric(float64(len(paths))*float64(b.N)/b.Elapsed().Seconds(), "files/s")
+		})
+	}
+}
+
+// BenchmarkDeepInput times each input of TestDeepInput (ns/op is the time
+// for one input, B/op its memory).
+func BenchmarkDeepInput(b *testing.B) {
+	inputs := deepInputs()
+	names := make([]string, 0, len(inputs))
+	for name := range inputs {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		src := []byte(inputs[name].src)
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				Check(src, Options{MaxBytes: 64 << 20})
+			}
 		})
 	}
 }

@@ -23,6 +23,10 @@ import (
 const (
 	DefaultMaxBytes = 4 << 20
 	DefaultMaxDepth = 200
+	// maxTreeDepth bounds the syntax tree the checker walks, recursively
+	// in places: left-associative chains and elseif chains nest in the
+	// tree without raising Lua's level.
+	maxTreeDepth = 5000
 )
 
 // Options describe how a script is called.
@@ -247,6 +251,10 @@ func (c *checker) run(src []byte) {
 	}()
 	toks, deep := scanTokens(src, c.opts.MaxDepth, *buf)
 	c.toks = toks
+	if deep.tooMany {
+		c.reportCol(1, 1, RuleSyntax, "script not checked: it has more than %d tokens, the checker's bound (Redis may accept it)", maxTokens)
+		return
+	}
 	if deep.line > 0 {
 		c.reportAt(deep.line, "", RuleSyntax, "script not checked: nesting deeper than %d levels (Lua 5.1 refuses more than 200 syntax levels)", c.opts.MaxDepth)
 		return
@@ -256,12 +264,18 @@ func (c *checker) run(src []byte) {
 		c.syntaxError(err)
 		return
 	}
-	line, tooDeep, closureWrites := walkChunk(chunk, c.opts.MaxDepth)
+	line, tooDeep, closureWrites := walkChunk(chunk, maxTreeDepth)
 	if tooDeep {
-		c.reportAt(line, "", RuleSyntax, "script not checked: expression nesting deeper than %d levels (Lua 5.1 refuses more than 200 syntax levels)", c.opts.MaxDepth)
+		c.reportAt(line, "", RuleSyntax, "script not checked: its syntax tree nests deeper than %d levels, the checker's bound (Lua may accept it: a chain such as a + b + c or elseif ... elseif counts as one level there)", maxTreeDepth)
 		return
 	}
 	c.checkNewSyntax()
+	if limits := checkLimits(chunk); len(limits) > 0 {
+		for _, l := range limits {
+			c.reportAt(l.line, l.name, RuleSyntax, "%s", l.msg)
+		}
+		return
+	}
 	c.res.Checked = true
 	newInterp(c).runChunk(chunk, closureWrites)
 }

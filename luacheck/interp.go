@@ -148,6 +148,8 @@ type interp struct {
 	// writtenInClosure names locals assigned inside some function body:
 	// such a variable can change behind a loop's back.
 	writtenInClosure map[string]bool
+	// cutAt is the line of the first statement the budget skipped.
+	cutAt int
 }
 
 func newInterp(c *checker) *interp {
@@ -168,6 +170,9 @@ func (in *interp) runChunk(chunk []ast.Stmt, closureWrites map[string]bool) {
 			continue
 		}
 		in.callFunction(f, nil, 0, &frame{vararg: f.def.ParList.HasVargs, noWrites: in.frame.noWrites, allowCross: in.frame.allowCross})
+	}
+	if in.cutAt > 0 {
+		in.c.reportCol(in.cutAt, 1, RuleSyntax, "script only partly checked: its analysis reached the checker's bound of %d steps (%d per token) here, so findings may be missing", budgetPerNode*(len(in.c.toks.list)+16), budgetPerNode)
 	}
 }
 
@@ -283,6 +288,9 @@ func (in *interp) branches(paths ...func()) {
 
 func (in *interp) stmt(s ast.Stmt) {
 	if !in.step() {
+		if in.cutAt == 0 {
+			in.cutAt = max(s.Line(), 1)
+		}
 		return
 	}
 	switch s := s.(type) {

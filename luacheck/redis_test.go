@@ -648,3 +648,37 @@ func dropLibraries(t *testing.T, names ...string) {
 		}
 	})
 }
+
+// TestRedisCompileLimits: the nesting and limit forms of levels_test.go
+// compile on a real server at their limit and fail one beyond it with the
+// error LUA001 names; unlimited forms compile at 1,000 levels.
+func TestRedisCompileLimits(t *testing.T) {
+	ctx := context.Background()
+	c := redistest.Standalone(t)
+	compiles := func(src string) error {
+		_, err := evalErr(ctx, c, src, nil, "1")
+		return err
+	}
+	for _, form := range syntaxLevelForms {
+		if form.max == 0 {
+			if err := compiles(form.script(1000)); err != nil {
+				t.Errorf("%s at 1000 levels: %v", form.name, err)
+			}
+			continue
+		}
+		if err := compiles(form.script(form.max)); err != nil {
+			t.Errorf("%s at %d levels: %v", form.name, form.max, err)
+		}
+		if err := compiles(form.script(form.max + 1)); err == nil || !strings.Contains(err.Error(), "chunk has too many syntax levels") {
+			t.Errorf("%s at %d levels: %v", form.name, form.max+1, err)
+		}
+	}
+	for _, form := range limitForms {
+		if err := compiles(form.script(form.max)); err != nil {
+			t.Errorf("%s at %d: %v", form.name, form.max, err)
+		}
+		if err := compiles(form.script(form.max + 1)); err == nil || !strings.Contains(err.Error(), form.want) {
+			t.Errorf("%s at %d: %v, want %q", form.name, form.max+1, err, form.want)
+		}
+	}
+}

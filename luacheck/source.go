@@ -40,8 +40,17 @@ func (ts tokens) column(line int, text string) int {
 	return 0
 }
 
-// deepAt is where nesting first exceeded the limit; line 0 when it did not.
-type deepAt struct{ line int }
+// deepAt is where nesting first exceeded the limit; line 0 when it did
+// not. tooMany: the scan stopped at maxTokens.
+type deepAt struct {
+	line    int
+	tooMany bool
+}
+
+// maxTokens bounds the tokens of a script the checker parses: gopher-lua's
+// parser takes 50 to 100 bytes of memory per token, and the largest real
+// scripts (1,000-line job-queue libraries) have about 10,000.
+const maxTokens = 250_000
 
 // scanTokens lexes src in one pass (Lua 5.1 lexical rules: comments, short
 // and long strings, numbers, names, operators) and measures bracket, block
@@ -51,7 +60,7 @@ type deepAt struct{ line int }
 func scanTokens(src []byte, maxDepth int, buf []token) (tokens, deepAt) {
 	ts := tokens{src: src, list: buf[:0]}
 	line, lineStart := 1, 0
-	depth, unary := 0, 0
+	var lv levels
 	prevOperand := false
 	n := len(src)
 	newline := func(i int) int {
@@ -101,6 +110,9 @@ func scanTokens(src []byte, maxDepth int, buf []token) (tokens, deepAt) {
 		ts.list = append(ts.list, token{line: int32(ln), col: int32(col), start: int32(start), end: int32(end), typ: int32(typ)})
 	}
 	for i := 0; i < n; {
+		if len(ts.list) > maxTokens {
+			return ts, deepAt{line: line, tooMany: true}
+		}
 		c := src[i]
 		col := i - lineStart + 1
 		ln := line
@@ -186,27 +198,116 @@ func scanTokens(src []byte, maxDepth int, buf []token) (tokens, deepAt) {
 			add(typ, col, i, i+w, ln)
 			i += w
 		}
-		switch {
-		case typ == '(' || typ == '[' || typ == '{' || typ == kwOpen:
-			depth++
-		case typ == ')' || typ == ']' || typ == '}' || typ == kwClose:
-			if depth > 0 {
-				depth--
-			}
+		text := ""
+		if typ >= tOp && typ != tString && typ != tNumber || typ == kwOther || typ == kwClose || typ == kwOpen {
+			last := ts.list[len(ts.list)-1]
+			text = string(src[last.start:last.end])
 		}
-		// Chains of unary operators nest in the AST without brackets.
-		if typ == kwNot || typ == '#' || (typ == '-' && !prevOperand) {
-			unary++
-		} else {
-			unary = 0
-		}
-		if depth+unary > maxDepth {
+		if lv.next(typ, text, prevOperand) > maxDepth {
 			return ts, deepAt{line: ln}
 		}
 		prevOperand = typ == tIdent || typ == tString || typ == tNumber || typ == ')' || typ == ']' || typ == '}' || typ == kwValue ||
 			(typ == tOp && i >= 3 && string(src[i-3:i]) == "...")
 	}
 	return ts, deepAt{}
+}
+
+// levels follows the nesting Lua 5.1's parser counts against its limit of
+// 200 "syntax levels" (LUAI_MAXCCALLS): one for the chunk, one per block
+// (function body, do, then, else, repeat), one per expression and per
+// sub-expression in brackets, one per unary operator, and one per operator
+// of a right-associative chain ("a .. b .. c", "a ^ b ^ c"), whose AST
+// nests as deep and whose parse in gopher-lua costs about 1.6 KB of stack
+// per term. The thresholds of each form match a real server's (a test
+// checks them).
+type levels struct {
+	depth int // open brackets and blocks
+	// expr, unary and chain are the current frame's; saved is their sum
+	// over the frames outside it.
+	expr, unary, chain int
+	saved              int
+	frames             []levelFrame
+}
+
+type levelFrame struct {
+	expr, unary, chain int
+	bracket            bool
+}
+
+func (l *levels) bracket() bool {
+	return len(l.frames) > 0 && l.frames[len(l.frames)-1].bracket
+}
+
+func (l *levels) push(bracket bool) {
+	l.frames = append(l.frames, levelFrame{l.expr, l.unary, l.chain, bracket})
+	l.saved += l.expr + l.unary + l.chain
+	l.depth++
+	l.expr, l.unary, l.chain = 0, 0, 0
+}
+
+func (l *levels) pop() {
+	if len(l.frames) == 0 {
+		return
+	}
+	f := l.frames[len(l.frames)-1]
+	l.frames = l.frames[:len(l.frames)-1]
+	l.saved -= f.expr + f.unary + f.chain
+	l.depth--
+	l.expr, l.unary, l.chain = f.expr, f.unary, f.chain
+}
+
+// next takes a token and returns the level it stands at. An opening
+// bracket stands at its outer level: "{}" and "f()" open no expression in
+// Lua.
+func (l *levels) next(typ int, text string, prevOperand bool) int {
+	opener := 0
+	unary := typ == kwNot || typ == '#' || (typ == '-' && !prevOperand)
+	switch {
+	case typ == '(' || typ == '[' || typ == '{':
+		l.push(true)
+		opener = 1
+	case typ == kwOpen:
+		if text == "do" {
+			// A loop's header expression ends at its body.
+			l.expr, l.chain, l.unary = 0, 0, 0
+		}
+		if text == "if" {
+			// The condition sits at the if statement's level, where
+			// Lua counts its expression: the block's level stands in.
+			l.push(false)
+			l.expr = 0
+		} else {
+			l.push(false)
+		}
+	case typ == ')' || typ == ']' || typ == '}':
+		l.pop()
+	case typ == kwClose:
+		l.pop()
+		if text == "until" {
+			l.expr, l.chain = 1, 0
+		}
+	case typ == '^' || text == "..":
+		l.chain++
+	case typ == '=' || typ == kwOther && (text == "return" || text == "while" || text == "in" || text == "elseif"):
+		l.chain = 0
+		if !l.bracket() {
+			l.expr = 1
+		}
+		if text == "elseif" {
+			l.expr = 0 // as for if
+		}
+	case typ == kwOther && (text == "and" || text == "or"), typ == tOp, typ == '<', typ == '>', typ == ',':
+		l.chain = 0 // a lower-priority operator or the next expression
+	case typ == kwOther, typ == ';', (typ == tIdent || typ == tString || typ == tNumber || typ == kwValue) && prevOperand:
+		// A new statement (or then, do's body, else).
+		l.expr, l.chain = 0, 0
+	}
+	if unary {
+		l.unary++
+	} else if typ != '(' && typ != '[' && typ != '{' {
+		l.unary = 0
+	}
+	return 1 + l.depth + l.saved + l.expr + l.unary + l.chain - opener
 }
 
 // Keyword classes for the nesting scan.
