@@ -22,7 +22,7 @@ import (
 const deadlineSlack = 250 * time.Millisecond
 
 // tagOn returns a hash tag whose slot the master m of cl serves.
-func tagOn(t *testing.T, cl *redistest.PrivateCluster, m int) string {
+func tagOn(t testing.TB, cl *redistest.PrivateCluster, m int) string {
 	t.Helper()
 	for i := range 10000 {
 		tag := fmt.Sprintf("f%d", i)
@@ -244,4 +244,199 @@ func TestFaultInProcessTakeoverOfExpiredLock(t *testing.T) {
 			t.Errorf("median takeover %v after a %v lease, want within the lease + 150ms", med, lease)
 		}
 	})
+}
+
+// percentiles returns p50, p99 and the maximum of d in milliseconds.
+func percentiles(d []time.Duration) (p50, p99, top float64) {
+	slices.Sort(d)
+	ms := func(x time.Duration) float64 { return float64(x) / float64(time.Millisecond) }
+	return ms(d[len(d)/2]), ms(d[len(d)*99/100]), ms(d[len(d)-1])
+}
+
+// BenchmarkFaultPausedMaster measures calls while one master of a private
+// cluster is paused (SIGSTOP): 8 goroutines call MaxUpdate or
+// Obtain+Release on keys of the two healthy masters (1s deadline) and 4 on
+// keys of the paused one (300ms deadline). b.N is the number of calls on
+// healthy masters. Metrics: their latency p50/p99/max and failures, and how
+// long after its deadline a call on the paused master returned (p50/p99/max).
+func BenchmarkFaultPausedMaster(b *testing.B) {
+	cl := redistest.StartCluster(b, "--cluster-require-full-coverage", "no")
+	rdb := cl.Client(b, nil)
+	c := New(rdb, nil)
+	ctx := context.Background()
+	if err := c.Preload(ctx); err != nil {
+		b.Fatal(err)
+	}
+	var tags []string
+	for m := range 3 {
+		for i := 0; ; i++ {
+			tag := fmt.Sprintf("f%d", i)
+			if cl.MasterOf(slot.Slot("{"+tag+"}")) == cl.Masters[m] {
+				tags = append(tags, tag)
+				break
+			}
+		}
+	}
+	var (
+		mu              sync.Mutex
+		healthy, over   []time.Duration
+		failed          int
+		firstErr        error
+		next            atomic.Int64
+		stopPaused      atomic.Bool
+		wgHealthy, wgPa sync.WaitGroup
+	)
+	call := func(g, i int, tag string, timeout time.Duration) (time.Duration, error) {
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		start := time.Now()
+		var err error
+		if g%2 == 0 {
+			_, err = c.MaxUpdate(cctx, Key("bfault", tag, "v"), Key("bfault", tag, "dirty"), "m", int64(i))
+		} else {
+			var l *Lock
+			if l, err = c.Obtain(cctx, Key("bfault", tag, "lock", fmt.Sprint(g)), time.Second, nil); err == nil {
+				err = l.Release(cctx)
+			}
+		}
+		return time.Since(start), err
+	}
+	// A running service has used its keys before a master fails; go-redis
+	// also loads its command table (COMMAND, from a random node) on first
+	// use, which a paused node would hold up.
+	for g := range 8 {
+		for _, tag := range tags {
+			if _, err := call(g, 0, tag, 5*time.Second); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	cl.Masters[0].Pause(b)
+	b.ResetTimer()
+	for g := range 4 {
+		wgPa.Go(func() {
+			for i := 0; !stopPaused.Load(); i++ {
+				d, _ := call(g, i, tags[0], 300*time.Millisecond)
+				mu.Lock()
+				over = append(over, d-300*time.Millisecond)
+				mu.Unlock()
+			}
+		})
+	}
+	for g := range 8 {
+		wgHealthy.Go(func() {
+			for i := 0; next.Add(1) <= int64(b.N); i++ {
+				d, err := call(g, i, tags[1+g%2], time.Second)
+				mu.Lock()
+				if err != nil {
+					failed++
+					if firstErr == nil {
+						firstErr = err
+					}
+				} else {
+					healthy = append(healthy, d)
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wgHealthy.Wait()
+	stopPaused.Store(true)
+	wgPa.Wait()
+	b.StopTimer()
+	cl.Masters[0].Resume(b)
+	if len(healthy) == 0 || len(over) == 0 {
+		b.Fatalf("%d calls on healthy masters succeeded, %d failed (first: %v); %d on the paused one", len(healthy), failed, firstErr, len(over))
+	}
+	if firstErr != nil {
+		b.Logf("%d calls on healthy masters failed, the first with %v", failed, firstErr)
+	}
+	p50, p99, top := percentiles(healthy)
+	b.ReportMetric(p50, "healthy-p50-ms")
+	b.ReportMetric(p99, "healthy-p99-ms")
+	b.ReportMetric(top, "healthy-max-ms")
+	b.ReportMetric(float64(failed), "healthy-failed")
+	p50, p99, top = percentiles(over)
+	b.ReportMetric(p50, "paused-over-deadline-p50-ms")
+	b.ReportMetric(p99, "paused-over-deadline-p99-ms")
+	b.ReportMetric(top, "paused-over-deadline-max-ms")
+}
+
+// BenchmarkObtainContextEnd measures how long after its context ends a
+// waiting Obtain returns, for a lock another Client holds: by deadline
+// (100ms) and by cancel (after 100ms). b.N is the number of trials; run it
+// with -benchtime=100x for the p99 over 100.
+func BenchmarkObtainContextEnd(b *testing.B) {
+	rdb := redistest.Standalone(b)
+	ctx := context.Background()
+	for _, how := range []string{"deadline", "cancel"} {
+		b.Run(how, func(b *testing.B) {
+			key := Key("bcancel", tagged(b), "lock")
+			holder, err := New(newClient(b, rdb), nil).Obtain(ctx, key, time.Minute, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer holder.Release(ctx)
+			c := New(rdb, nil)
+			const after = 100 * time.Millisecond
+			var over []time.Duration
+			b.ResetTimer()
+			for range b.N {
+				cctx, cancel := context.WithTimeout(ctx, after)
+				if how == "cancel" {
+					cctx, cancel = context.WithCancel(ctx)
+					time.AfterFunc(after, cancel)
+				}
+				start := time.Now()
+				if _, err := c.Obtain(cctx, key, time.Second, nil); !errors.Is(err, ErrNotObtained) {
+					b.Fatalf("Obtain: %v", err)
+				}
+				over = append(over, time.Since(start)-after)
+				cancel()
+			}
+			b.StopTimer()
+			p50, p99, top := percentiles(over)
+			b.ReportMetric(p50, "over-p50-ms")
+			b.ReportMetric(p99, "over-p99-ms")
+			b.ReportMetric(top, "over-max-ms")
+		})
+	}
+}
+
+// BenchmarkExpiredTakeover measures how long after a 100ms lease a waiter
+// gets a lock whose holder never released it, for a waiter of the holder's
+// Client (same) and of another Client (other). b.N is the number of trials.
+func BenchmarkExpiredTakeover(b *testing.B) {
+	rdb := redistest.Standalone(b)
+	ctx := context.Background()
+	for _, who := range []string{"same", "other"} {
+		b.Run(who, func(b *testing.B) {
+			holder := New(rdb, nil)
+			waiter := holder
+			if who == "other" {
+				waiter = New(newClient(b, rdb), nil)
+			}
+			const lease = 100 * time.Millisecond
+			var over []time.Duration
+			b.ResetTimer()
+			for i := range b.N {
+				key := Key("btake", tagged(b), fmt.Sprint(i))
+				start := time.Now()
+				if _, err := holder.Obtain(ctx, key, lease, nil); err != nil {
+					b.Fatal(err)
+				}
+				l, err := waiter.Obtain(ctx, key, time.Second, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				over = append(over, time.Since(start)-lease)
+				l.Release(ctx)
+			}
+			b.StopTimer()
+			p50, p99, top := percentiles(over)
+			b.ReportMetric(p50, "after-lease-p50-ms")
+			b.ReportMetric(p99, "after-lease-p99-ms")
+			b.ReportMetric(top, "after-lease-max-ms")
+		})
+	}
 }
