@@ -6,6 +6,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/slotlint/slotlint/analyzer/crossslot"
+	"github.com/slotlint/slotlint/analyzer/lockcheck"
 	"github.com/slotlint/slotlint/analyzer/luascript"
 	"github.com/slotlint/slotlint/analyzer/scriptkeys"
 	"github.com/slotlint/slotlint/analyzer/txslot"
@@ -19,6 +20,7 @@ func TestRedigo(t *testing.T) {
 	analysistest.Run(t, dir, txslot.Analyzer, "./txslot")
 	analysistest.Run(t, dir, scriptkeys.Analyzer, "./scriptkeys")
 	analysistest.Run(t, dir, luascript.Analyzer, "./luascript")
+	analysistest.Run(t, dir, lockcheck.Analyzer, "./lockcheck")
 }
 
 // TestRedigoClean: no analyzer of the suite reports on clean redigo code:

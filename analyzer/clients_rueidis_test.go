@@ -6,6 +6,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/slotlint/slotlint/analyzer/crossslot"
+	"github.com/slotlint/slotlint/analyzer/lockcheck"
 	"github.com/slotlint/slotlint/analyzer/luascript"
 	"github.com/slotlint/slotlint/analyzer/scriptkeys"
 	"github.com/slotlint/slotlint/analyzer/txslot"
@@ -20,6 +21,7 @@ func TestRueidis(t *testing.T) {
 	analysistest.Run(t, dir, txslot.Analyzer, "./txslot", "./compattx")
 	analysistest.Run(t, dir, scriptkeys.Analyzer, "./scripts")
 	analysistest.Run(t, dir, luascript.Analyzer, "./lua")
+	analysistest.Run(t, dir, lockcheck.Analyzer, "./lockcheck")
 	// Clean code: no analyzer of the suite reports anything.
 	suiteIsSilent(t, dir, "./clean")
 }

@@ -6,6 +6,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/slotlint/slotlint/analyzer/crossslot"
+	"github.com/slotlint/slotlint/analyzer/lockcheck"
 	"github.com/slotlint/slotlint/analyzer/scriptkeys"
 	"github.com/slotlint/slotlint/analyzer/txslot"
 )
@@ -18,6 +19,7 @@ func TestValkey(t *testing.T) {
 	analysistest.Run(t, dir, crossslot.Analyzer, "./crossslot")
 	analysistest.Run(t, dir, txslot.Analyzer, "./txslot")
 	analysistest.Run(t, dir, scriptkeys.Analyzer, "./scripts")
+	analysistest.Run(t, dir, lockcheck.Analyzer, "./lockcheck")
 	// Clean code: no analyzer of the suite reports anything.
 	suiteIsSilent(t, dir, "./clean")
 }

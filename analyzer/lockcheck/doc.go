@@ -7,9 +7,12 @@
 // lockcheck: report hand-rolled Redis locks and read-modify-write code with known races
 //
 // The analyzer follows, per function and along its control-flow graph
-// (early returns, loops), the go-redis v9 calls on each key, including the
+// (early returns, loops), the Redis calls on each key, including the
 // calls made by helper functions of the package, whose keys are bound to
-// the arguments of each call. It reports:
+// the arguments of each call. Calls of every supported client count the
+// same (go-redis methods and Do, redigo's Do and Send, rueidis and
+// valkey-go command builders), and each message gives its advice in the
+// terms of the client the call is made with. It reports:
 //
 //   - SL1301 (ttl.go): SETNX, or SET NX without expiry, then EXPIRE or
 //     PEXPIRE of the same key on some later path. A process that dies in

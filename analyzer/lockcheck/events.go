@@ -3,7 +3,6 @@ package lockcheck
 import (
 	"fmt"
 	"go/ast"
-	"go/constant"
 	"go/types"
 	"strings"
 
@@ -59,183 +58,64 @@ func (e *event) origin() *event {
 	return e
 }
 
-// classify turns a Redis call into events.
-func classify(pass *analysis.Pass, x *keyexpr.Extractor, c *redisapi.Call) []*event {
-	args := c.Node.Args
+// classify turns a Redis call into events, from what its client's front
+// end read of the command: the same for every client.
+func classify(x *keyexpr.Extractor, c *redisapi.Call) []*event {
 	one := func(k kind) []*event {
 		if len(c.Keys) == 0 {
 			return nil
 		}
 		return []*event{{kind: k, key: c.Keys[0].Key, call: c, at: c.Node}}
 	}
-	switch c.Method {
-	case "SetNX":
-		if len(args) != 4 {
+	switch c.Command {
+	case "SET", "SETNX", "SETARGS", "SETEX", "PSETEX":
+		switch set := c.Set; {
+		case set == nil || len(c.Keys) != 1:
 			return nil
-		}
-		if d, ok := constInt(pass, args[3]); ok && d <= 0 {
+		case set.NX && set.TTL:
+			return one(acquireTTL)
+		case set.NX:
 			ev := one(acquireNoTTL)
-			for _, e := range ev {
-				e.ttl = args[3]
-			}
+			ev[0].ttl = set.ZeroTTL
 			return ev
-		}
-		return one(acquireTTL)
-	case "SetArgs":
-		if len(args) != 4 {
-			return nil
-		}
-		lit, ok := x.Composite(args[3])
-		if !ok {
-			return nil
-		}
-		mode := ""
-		if m, ok := keyexpr.Field(lit, "Mode"); ok {
-			s, ok := constString(pass, m)
-			if !ok {
-				return nil
-			}
-			mode = strings.ToUpper(s)
-		}
-		switch mode {
-		case "NX":
-			if hasExpiry(pass, lit) {
-				return one(acquireTTL)
-			}
-			return one(acquireNoTTL)
-		case "", "XX":
-			if g, ok := keyexpr.Field(lit, "Get"); ok && !isConstFalse(pass, g) {
-				return nil
-			}
-			ev := one(write)
-			for _, e := range ev {
-				e.value = args[2]
-			}
-			return ev
-		}
-		return nil // IFEQ and the other compare-and-set modes are guarded
-	case "Set", "SetEx":
-		if len(args) != 4 {
-			return nil
+		case set.Guarded:
+			return nil // IFEQ and the other compare-and-set modes are guarded
 		}
 		ev := one(write)
-		for _, e := range ev {
-			e.value = args[2]
-		}
+		ev[0].value = c.Value
 		return ev
-	case "Get":
+	case "GET":
+		if len(c.Keys) != 1 {
+			return nil
+		}
 		return one(read)
-	case "HGet":
-		if len(args) != 3 {
+	case "HGET":
+		if c.Field == nil || len(c.Keys) != 1 {
 			return nil
 		}
 		ev := one(read)
-		for _, e := range ev {
-			e.field, e.fkey = args[2], x.Key(args[2])
-		}
+		ev[0].field, ev[0].fkey = c.Field, x.Key(c.Field)
 		return ev
-	case "HSet":
-		// One field and its value; maps, structs and several pairs are
-		// not followed.
-		if len(args) != 4 || c.Node.Ellipsis.IsValid() || !isStringType(pass.TypesInfo.TypeOf(args[2])) {
+	case "HSET":
+		if c.Field == nil || c.Value == nil || len(c.Keys) != 1 {
 			return nil
 		}
 		ev := one(write)
-		for _, e := range ev {
-			e.field, e.fkey, e.value = args[2], x.Key(args[2]), args[3]
-		}
+		ev[0].field, ev[0].fkey, ev[0].value = c.Field, x.Key(c.Field), c.Value
 		return ev
-	case "Expire", "PExpire", "ExpireAt", "PExpireAt", "ExpireNX", "ExpireXX", "ExpireGT", "ExpireLT":
+	case "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT", "EXPIRENX", "EXPIREXX", "EXPIREGT", "EXPIRELT":
+		if len(c.Keys) != 1 {
+			return nil
+		}
 		return one(expire)
-	case "Del", "Unlink":
+	case "DEL", "UNLINK":
 		var out []*event
 		for _, k := range c.Keys {
 			out = append(out, &event{kind: del, key: k.Key, call: c, at: c.Node})
 		}
 		return out
-	case "Do":
-		return classifyDo(pass, c)
 	}
 	return nil
-}
-
-// classifyDo reads Do("SET", k, v, "NX", "PX", ms) and Do("SETNX", k, v).
-func classifyDo(pass *analysis.Pass, c *redisapi.Call) []*event {
-	if len(c.Keys) != 1 {
-		return nil
-	}
-	k := c.Keys[0].Key
-	switch c.Command {
-	case "SETNX":
-		return []*event{{kind: acquireNoTTL, key: k, call: c, at: c.Node}}
-	case "SET":
-		nx, ttl := false, false
-		for _, a := range c.Node.Args[2:] {
-			s, ok := constString(pass, a)
-			if !ok {
-				continue
-			}
-			switch strings.ToUpper(s) {
-			case "NX":
-				nx = true
-			case "EX", "PX", "EXAT", "PXAT":
-				ttl = true
-			}
-		}
-		if !nx {
-			return nil
-		}
-		if ttl {
-			return []*event{{kind: acquireTTL, key: k, call: c, at: c.Node}}
-		}
-		return []*event{{kind: acquireNoTTL, key: k, call: c, at: c.Node}}
-	case "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT":
-		return []*event{{kind: expire, key: k, call: c, at: c.Node}}
-	}
-	return nil
-}
-
-// hasExpiry reports whether a SetArgs literal sets TTL, ExpireAt or KeepTTL
-// to something that is not the zero value.
-func hasExpiry(pass *analysis.Pass, lit *ast.CompositeLit) bool {
-	if v, ok := keyexpr.Field(lit, "TTL"); ok {
-		if d, ok := constInt(pass, v); !ok || d > 0 {
-			return true
-		}
-	}
-	if _, ok := keyexpr.Field(lit, "ExpireAt"); ok {
-		return true
-	}
-	return false
-}
-
-func constInt(pass *analysis.Pass, e ast.Expr) (int64, bool) {
-	tv, ok := pass.TypesInfo.Types[e]
-	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
-		return 0, false
-	}
-	return constant.Int64Val(tv.Value)
-}
-
-func constString(pass *analysis.Pass, e ast.Expr) (string, bool) {
-	tv, ok := pass.TypesInfo.Types[e]
-	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
-		return "", false
-	}
-	return constant.StringVal(tv.Value), true
-}
-
-func isConstFalse(pass *analysis.Pass, e ast.Expr) bool {
-	tv, ok := pass.TypesInfo.Types[e]
-	return ok && tv.Value != nil && tv.Value.Kind() == constant.Bool && !constant.BoolVal(tv.Value)
-}
-
-func isStringType(t types.Type) bool {
-	if t == nil {
-		return false
-	}
-	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Info()&types.IsString != 0
 }
 
 // maxHelperDepth bounds how many helper calls deep events are followed.

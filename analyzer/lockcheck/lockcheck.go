@@ -51,8 +51,8 @@ func run(pass *analysis.Pass) (any, error) {
 	interesting := false
 	for _, call := range res.Calls {
 		byNode[call.Node] = call
-		switch call.Method {
-		case "SetNX", "SetArgs", "Do", "Get", "HGet":
+		switch call.Command {
+		case "SET", "SETNX", "SETARGS", "GET", "HGET":
 			interesting = true
 		}
 	}
@@ -123,7 +123,7 @@ func (c *checker) collect(byNode map[*ast.CallExpr]*redisapi.Call) {
 						}
 					}
 					if call, ok := byNode[n]; ok {
-						cur.events = append(cur.events, classify(c.pass, c.x, call)...)
+						cur.events = append(cur.events, classify(c.x, call)...)
 					} else if callee != nil {
 						if callee.Pkg() == c.pass.Pkg {
 							cur.calls = append(cur.calls, n)

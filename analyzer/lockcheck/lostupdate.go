@@ -112,7 +112,14 @@ func isPipe(f *fn, e ast.Expr) bool {
 	return false
 }
 
-func inWatch(e *event) bool { return e.call.Tx != nil && e.call.Tx.Method == "Watch" }
+func inWatch(e *event) bool { return watched(e.call.Tx) }
+
+// watched reports whether a transaction is a WATCH block: go-redis's
+// Watch, or MULTI ... EXEC after WATCH on any client. Its EXEC fails when
+// a watched key changed.
+func watched(tx *redisapi.Tx) bool {
+	return tx != nil && (tx.Method == "Watch" || len(tx.Watched) > 0 || !tx.WatchComplete)
+}
 
 // onTx reports whether a call is made on a go-redis *Tx. A Tx exists only
 // inside a Watch callback, and its TxPipelined fails when a watched key

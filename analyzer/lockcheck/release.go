@@ -44,7 +44,7 @@ func (c *checker) release() {
 	}
 	for _, f := range c.fns {
 		for _, d := range f.all {
-			if d.kind != del || (d.call.Tx != nil && d.call.Tx.Method == "Watch") || !isLock(d.key, locks) {
+			if d.kind != del || watched(d.call.Tx) || !isLock(d.key, locks) {
 				continue
 			}
 			if !d.direct() && isLock(d.origin().key, locks) {
@@ -52,13 +52,13 @@ func (c *checker) release() {
 			}
 			if r := c.ownerRead(f, d); r != nil {
 				c.r.Report("SL1302", d.at, nil,
-					"lock key %s released by GET, compare, %s: the lock can expire and pass to another client between the GET and the %s, which then deletes their lock; release with runtime's Lock.Release (from Client.Obtain) or a script that compares the token and deletes in one step",
-					d.key, commandOf(d), d.call.Command)
+					"lock key %s released by GET, compare, %s: the lock can expire and pass to another client between the GET and the %s, which then deletes their lock; %s",
+					d.key, commandOf(d), d.call.Command, releaseAdvice(d.call.Client, "compares the token and deletes in one step"))
 				continue
 			}
 			c.r.Report("SL1302", d.at, nil,
-				"lock key %s released by %s without an owner check: if the lock expired and another client took it, this deletes their lock; release with runtime's Lock.Release (from Client.Obtain) or a script that deletes only while the value is still this owner's token",
-				d.key, commandOf(d))
+				"lock key %s released by %s without an owner check: if the lock expired and another client took it, this deletes their lock; %s",
+				d.key, commandOf(d), releaseAdvice(d.call.Client, "deletes only while the value is still this owner's token"))
 		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
 )
 
 // ttl reports SL1301: a key set with NX and no expiry, then given one by a
@@ -32,8 +34,8 @@ func (c *checker) ttl() {
 					continue
 				}
 				c.r.Report("SL1301", a.at, c.ttlFix(f, a, e),
-					"%s of lock key %s sets no TTL and %s sets one on a later step: if the process dies in between, the lock never expires; set the TTL in the same command (SetNX(ctx, key, value, ttl), SET NX PX) or use runtime's Client.Obtain",
-					commandOf(a), a.key, commandOf(e))
+					"%s of lock key %s sets no TTL and %s sets one on a later step: if the process dies in between, the lock never expires; %s",
+					commandOf(a), a.key, commandOf(e), ttlAdvice(a.call.Client))
 				break
 			}
 		}
@@ -64,7 +66,7 @@ func commandOf(e *event) string {
 // statement of its own whose result is not used, and its duration is a
 // constant or names only values declared before the acquisition.
 func (c *checker) ttlFix(f *fn, a, e *event) []analysis.SuggestedFix {
-	if !a.direct() || !e.direct() || a.call.Tx != nil || e.call.Tx != nil {
+	if !a.direct() || !e.direct() || a.call.Tx != nil || e.call.Tx != nil || a.call.Client != redisapi.GoRedisClient {
 		return nil
 	}
 	if e.call.Method != "Expire" && e.call.Method != "PExpire" {

@@ -131,7 +131,7 @@ var catalogue = []Rule{
 		Why:  "A crash, a deploy or a dropped connection between the two commands leaves a lock that never expires: every later acquisition fails until someone deletes the key by hand.",
 		Bad:  "ok, _ := rdb.SetNX(ctx, key, token, 0).Result()\nif ok { rdb.Expire(ctx, key, 10*time.Second) }",
 		Good: "ok, _ := rdb.SetNX(ctx, key, token, 10*time.Second).Result() // SET key token NX PX 10000",
-		Fix:  "Set the TTL in the same command (offered as a suggested fix when both calls are in one function), or take the lock with runtime's Client.Obtain.",
+		Fix:  "Set the TTL in the same command (offered as a suggested fix for go-redis when both calls are in one function): SetNX(ctx, key, value, ttl) with go-redis, Do(\"SET\", key, token, \"NX\", \"PX\", ms) with redigo, B().Set().Key(key).Value(token).Nx().Px(ttl).Build() with rueidis and valkey-go; or take the lock with runtime's Client.Obtain, rueidislock or valkeylock.",
 	},
 	{
 		ID: "SL1302", Title: "lock released by DEL without an owner check, or GET-compare-DEL", Analyzer: "lockcheck",
@@ -139,7 +139,7 @@ var catalogue = []Rule{
 		Why:  "Once the lock has expired and another client holds it, an unchecked DEL deletes that client's lock; with GET, compare, DEL the lock can change hands between the GET and the DEL. Two clients then run the critical section at once.",
 		Bad:  "if v, _ := rdb.Get(ctx, key).Result(); v == token { rdb.Del(ctx, key) }",
 		Good: "lock, err := locks.Obtain(ctx, key, ttl, nil) // runtime.Client\n...\ndefer lock.Release(ctx)",
-		Fix:  "Release with runtime's Lock.Release, or a script that deletes the key only while it still holds this owner's token.",
+		Fix:  "Release with runtime's Lock.Release (go-redis), rueidislock or valkeylock, or a script (redis.NewScript with redigo, NewLuaScript with rueidis and valkey-go) that deletes the key only while it still holds this owner's token.",
 	},
 	{
 		ID: "SL1303", Title: "lock retry loop with a constant sleep (no backoff, no jitter)", Analyzer: "lockcheck",

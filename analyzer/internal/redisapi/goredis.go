@@ -278,6 +278,7 @@ func (c *collector) call(call *ast.CallExpr) {
 	if rec == nil {
 		return
 	}
+	rec.Client = GoRedisClient
 	if tx := c.receiverTx(call); tx != nil {
 		rec.Tx = tx
 		rec.Loop = c.x.LoopOf(call.Pos(), tx.body[0], tx.body[1])
@@ -304,8 +305,10 @@ func (c *collector) single(fn *types.Func, call *ast.CallExpr) *Call {
 		p := sig.Params().At(i)
 		if (p.Name() == "key" || p.Name() == "stream") && isString(p.Type()) {
 			a := call.Args[i]
-			return &Call{Node: call, Method: fn.Name(), Command: strings.ToUpper(fn.Name()), Complete: true,
+			rec := &Call{Node: call, Method: fn.Name(), Command: strings.ToUpper(fn.Name()), Complete: true,
 				Keys: []keyexpr.Elem{{Key: c.x.Key(a), Expr: a}}}
+			rec.readGoRedisMethod(c.pass, c.x, fn.Name())
+			return rec
 		}
 	}
 	return nil
@@ -469,5 +472,6 @@ func (c *collector) fromArgv(call *ast.CallExpr, method string, argExprs []ast.E
 	if len(refs) == 0 && !rec.Script && complete {
 		return nil
 	}
+	rec.readCommandLine(c.pass, argExprs[1:])
 	return rec
 }

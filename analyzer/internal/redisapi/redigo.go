@@ -314,6 +314,14 @@ func (c *redigoCollector) fromItems(call *ast.CallExpr, method string, items []a
 	if len(rec.Keys) == 0 && !rec.Script && rec.Complete {
 		return nil
 	}
+	rec.Client = RedigoClient
+	if complete && firstLoop < 0 {
+		after := make([]ast.Expr, len(items)-1)
+		for i, it := range items[1:] {
+			after[i] = it.expr
+		}
+		rec.readCommandLine(c.pass, after)
+	}
 	return rec
 }
 
@@ -493,7 +501,7 @@ func (c *redigoCollector) flat(v ast.Expr) ([]argItem, bool) {
 // script records a Script call: the key count given to NewScript says
 // how many of keysAndArgs are keys.
 func (c *redigoCollector) script(call *ast.CallExpr, method, cmd string, s ast.Expr, args []ast.Expr, fn ast.Node) {
-	rec := &Call{Node: call, Method: "Script." + method, Command: cmd, MultiKey: true, Script: true}
+	rec := &Call{Node: call, Method: "Script." + method, Command: cmd, MultiKey: true, Script: true, Client: RedigoClient}
 	items, complete := c.spread(args, call.Ellipsis.IsValid())
 	n, src, ok := c.newScript(s)
 	if ok {

@@ -36,6 +36,13 @@ type Call struct {
 	Keys      []keyexpr.Elem
 	// Complete is false when some keys could not be resolved.
 	Complete bool
+	// Client is the library the call is made with.
+	Client Client
+	// Set describes a SET-family command's condition and expiry; nil for
+	// other commands or when it cannot be read. Value is the value a SET
+	// or an HSET of one field writes, Field the field of HGET and HSET.
+	Set          *SetOptions
+	Value, Field ast.Expr
 	// Tx is the transaction the command is queued in, if any; Loop is the
 	// loop inside that transaction that repeats the command.
 	Tx   *Tx

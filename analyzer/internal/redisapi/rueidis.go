@@ -99,7 +99,7 @@ func collectRueidis(pass *analysis.Pass, x *keyexpr.Extractor, res *Result) {
 		case isRueidis(path):
 			switch recv := recvTypeName(fn); {
 			case recv == "Lua" && (fn.Name() == "Exec" || fn.Name() == "ExecMulti"):
-				c.lua(call, fn.Name())
+				c.lua(call, fn)
 			case recv != "" && fn.Name() == "DoMulti":
 				multis = append(multis, call)
 			}
@@ -109,6 +109,14 @@ func collectRueidis(pass *analysis.Pass, x *keyexpr.Extractor, res *Result) {
 	for _, call := range multis {
 		c.transaction(call)
 	}
+}
+
+// clientOf tells valkey-go's functions from rueidis's.
+func clientOf(fn *types.Func) Client {
+	if fn.Pkg() != nil && insideAny(fn.Pkg().Path(), []string{Valkey}) {
+		return ValkeyClient
+	}
+	return RueidisClient
 }
 
 // recvTypeName is the name of fn's receiver type, or "" for a function.
@@ -236,6 +244,8 @@ func (c *rueidisCollector) builder(done *ast.CallExpr) {
 	if len(rec.Keys) == 0 && !rec.Script && rec.Complete {
 		return
 	}
+	rec.Client = clientOf(start.fn)
+	rec.readBuilder(steps)
 	b.call = rec
 	c.res.Calls = append(c.res.Calls, rec)
 }
@@ -392,7 +402,8 @@ func squash(name string) string {
 
 // lua records (*Lua).Exec(ctx, c, keys, args) and ExecMulti(ctx, c,
 // LuaExec{Keys: ...}...), each execution a script call of its own.
-func (c *rueidisCollector) lua(call *ast.CallExpr, method string) {
+func (c *rueidisCollector) lua(call *ast.CallExpr, fn *types.Func) {
+	method := fn.Name()
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok || len(call.Args) < 2 {
 		return
@@ -403,7 +414,7 @@ func (c *rueidisCollector) lua(call *ast.CallExpr, method string) {
 		command = "EVAL_RO"
 	}
 	newCall := func(keys []keyexpr.Elem, complete bool) *Call {
-		rec := &Call{Node: call, Method: "Lua." + method, Command: command,
+		rec := &Call{Node: call, Method: "Lua." + method, Command: command, Client: clientOf(fn),
 			MultiKey: true, Script: true, Source: src, Keys: keys, Complete: complete}
 		c.res.Calls = append(c.res.Calls, rec)
 		return rec

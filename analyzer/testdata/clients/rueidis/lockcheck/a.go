@@ -1,0 +1,52 @@
+// Package lockcheck holds hand-rolled locks written with rueidis's command
+// builder.
+package lockcheck
+
+import (
+	"context"
+	"time"
+
+	"github.com/redis/rueidis"
+)
+
+func acquire(ctx context.Context, c rueidis.Client, key, token string) {
+	ok, _ := c.Do(ctx, c.B().Setnx().Key("lock:"+key).Value(token).Build()).AsBool() // want `SETNX of lock key "lock:" \+ key sets no TTL and EXPIRE sets one on a later step: if the process dies in between, the lock never expires; set the TTL in the same command \(B\(\)\.Set\(\)\.Key\(key\)\.Value\(token\)\.Nx\(\)\.Px\(ttl\)\.Build\(\)\) or use rueidislock$`
+	if ok {
+		c.Do(ctx, c.B().Expire().Key("lock:"+key).Seconds(30).Build())
+	}
+}
+
+// The TTL in the acquisition itself: fine.
+func acquireOnce(ctx context.Context, c rueidis.Client, key, token string) error {
+	return c.Do(ctx, c.B().Set().Key("job:"+key).Value(token).Nx().Px(30*time.Second).Build()).Error()
+}
+
+func release(ctx context.Context, c rueidis.Client, key, token string) error {
+	v, err := c.Do(ctx, c.B().Get().Key("job:"+key).Build()).ToString()
+	if err != nil {
+		return err
+	}
+	if v == token {
+		return c.Do(ctx, c.B().Del().Key("job:"+key).Build()).Error() // want `lock key "job:" \+ key released by GET, compare, DEL: .*; release with rueidislock or a rueidis.NewLuaScript that compares the token and deletes in one step$`
+	}
+	return nil
+}
+
+func forceRelease(ctx context.Context, c rueidis.Client, key string) {
+	c.Do(ctx, c.B().Del().Key("job:"+key).Build()) // want `lock key "job:" \+ key released by DEL without an owner check: .*; release with rueidislock or a rueidis.NewLuaScript that deletes only while the value is still this owner's token$`
+}
+
+var unlock = rueidis.NewLuaScript(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`)
+
+// Release by a script that checks the token: fine.
+func releaseByScript(ctx context.Context, c rueidis.Client, key, token string) {
+	unlock.Exec(ctx, c, []string{"job:" + key}, []string{token})
+}
+
+// Not locks: a cache entry, and a record created only if absent (no
+// expiry anywhere), whose DEL is an ordinary delete.
+func ordinary(ctx context.Context, c rueidis.Client, id string) {
+	c.Do(ctx, c.B().Del().Key("cache:"+id).Build())
+	c.Do(ctx, c.B().Setnx().Key("user:"+id).Value("x").Build())
+	c.Do(ctx, c.B().Del().Key("user:"+id).Build())
+}
