@@ -42,8 +42,11 @@ func (in *interp) command(line int, via string, args []value) value {
 	reply.maybeNil = nilBulk[cmd.Name]
 	mayKeys = spread || hasKeySpecs(cmd)
 	call := commandCall{line: line, name: upper, anchor: name, cmd: cmd, argv: argv, args: args[:len(argv)], spread: spread, spreadVal: spreadVal}
-	if paged := pagedRead(call); paged != "" {
-		for _, l := range in.loops {
+	if paged := pagedRead(call); paged != "" && len(in.loops) > 0 {
+		// The innermost loop pages; a cursor read names the loop over a
+		// page read inside it.
+		l := in.loops[len(in.loops)-1]
+		if l.paged == "" || scanCommands[call.cmd.Name] {
 			l.paged = paged
 		}
 	}

@@ -381,22 +381,21 @@ func (in *interp) pagedLoop(line int, keyword string, cond ast.Expr, body []ast.
 			}
 		}
 	}
-	switch loop.paged {
-	case "SCAN", "SSCAN", "HSCAN", "ZSCAN":
+	if scanCommands[loop.paged] {
 		what := "the whole collection"
 		if loop.paged == "SCAN" {
 			what = "the whole keyspace"
 		}
 		in.c.reportAt(line, keyword, RuleWholeRead, "%s loop runs until the cursor is 0: it reads %s in one script call, however large (stop after a fixed number of iterations and return the cursor)", loop.paged, what)
-	default:
+	} else {
 		in.c.reportAt(line, keyword, RuleWholeRead, "%s loop pages with %s until the data runs out: it reads the whole range in one script call, however large (stop after a fixed number of pages and return where it stopped)", keyword, loop.paged)
 	}
 	return true
 }
 
 // hasCap reports whether e compares something with a fixed number (a
-// literal, or a local the loop does not change): "rounds >= 10",
-// "#found == 100", "n < max".
+// literal, or a local the loop does not change and that does not come
+// from stored data): "rounds >= 10", "#found == 100", "n < max".
 func (in *interp) hasCap(e ast.Expr, body []ast.Stmt) bool {
 	written := writtenNames(body, true)
 	fixed := func(x ast.Expr) bool {
@@ -404,7 +403,11 @@ func (in *interp) hasCap(e ast.Expr, body []ast.Stmt) bool {
 		case *ast.NumberExpr:
 			return true
 		case *ast.IdentExpr:
-			return in.scope.lookup(x.Value) != nil && !written[x.Value] && !in.writtenInClosure[x.Value]
+			// A local the loop does not change, unless it counts stored
+			// data: "index < total" with total = ZCARD pages to the end.
+			v := in.scope.lookup(x.Value)
+			return v != nil && !written[x.Value] && !in.writtenInClosure[x.Value] &&
+				v.val.src&(fromReply|fromWholeRead|fromDecoded) == 0
 		}
 		return false
 	}
@@ -437,6 +440,9 @@ func (in *interp) hasCap(e ast.Expr, body []ast.Stmt) bool {
 	}
 	return false
 }
+
+// scanCommands are the cursor reads.
+var scanCommands = map[string]bool{"SCAN": true, "SSCAN": true, "HSCAN": true, "ZSCAN": true}
 
 // pagedRead names the command when c reads one page of a collection: a
 // SCAN family call, a range read with LIMIT or COUNT, or an index range
