@@ -626,6 +626,9 @@ func (in *interp) expr(e ast.Expr) value {
 		case kArgv:
 			return value{kind: kNumber, src: fromArgvLen}
 		}
+		if requestData(v) {
+			return value{kind: kNumber, src: fromArgvLen}
+		}
 		// The length of a reply is bounded by the read that produced it:
 		// a page is no new source of work, a whole collection is.
 		return value{kind: kNumber, src: v.src &^ fromReply, cmd: v.cmd}

@@ -153,10 +153,20 @@ func (in *interp) genericFor(s *ast.GenericForStmt) {
 		bound = value{src: fromKeysLen}
 	case iterated.kind == kArgv:
 		bound = value{src: fromArgvLen}
+	case requestData(iterated):
+		// A list the caller packed into ARGV (cjson.decode(ARGV[1])) is
+		// the request's own arguments, like ipairs(ARGV).
+		bound = value{src: fromArgvLen}
 	case iterated.src&(fromDecoded|fromWholeRead) != 0:
 		bound = value{src: iterated.src & (fromDecoded | fromWholeRead), cmd: iterated.cmd}
 	}
 	in.reportBound(s.Line(), "for", bound)
+}
+
+// requestData: a table decoded from the request's arguments alone, not
+// from stored data.
+func requestData(v value) bool {
+	return v.src&fromDecoded != 0 && v.src&fromArgv != 0 && v.src&(fromReply|fromWholeRead) == 0
 }
 
 // boundOf is the value a while condition compares against, when it is an

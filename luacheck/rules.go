@@ -51,7 +51,7 @@ var Rules = []Rule{
 	},
 	{
 		ID: RuleInputBound, Title: "loop bound from caller input or stored data, unclamped",
-		Why: "a bound taken from a number in ARGV, a reply, decoded data, or a loop over a reply that holds a whole collection (SMEMBERS, LRANGE 0 -1, ZRANGEBYSCORE without LIMIT) lets the caller or the data decide how long the server is blocked; the loop is where the per-item cost and the writes are. Loops over the request's own arguments (#KEYS, #ARGV, ipairs(ARGV)) cost what the request asks for and are reported only with -arg-loops; a halving loop (binary search) ends within about 64 passes and is not reported",
+		Why: "a bound taken from a number in ARGV, a reply, decoded data, or a loop over a reply that holds a whole collection (SMEMBERS, LRANGE 0 -1, ZRANGEBYSCORE without LIMIT) lets the caller or the data decide how long the server is blocked; the loop is where the per-item cost and the writes are. Loops over the request's own arguments (#KEYS, #ARGV, ipairs(ARGV), a list decoded from ARGV) cost what the request asks for and are reported only with -arg-loops; a halving loop (binary search) ends within about 64 passes and is not reported",
 		Bad: "for i = 1, tonumber(ARGV[1]) do redis.call('RPOP', KEYS[1]) end", Good: "for i = 1, math.min(tonumber(ARGV[1]), 100) do redis.call('RPOP', KEYS[1]) end",
 	},
 	{

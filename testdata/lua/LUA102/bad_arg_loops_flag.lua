@@ -6,4 +6,8 @@ end
 for _, field in ipairs(ARGV) do -- want LUA102
   redis.call('HDEL', KEYS[1], field)
 end
+local items = cjson.decode(ARGV[1])
+for _, item in ipairs(items) do -- want LUA102
+  redis.call('SADD', KEYS[2], item)
+end
 return #KEYS
