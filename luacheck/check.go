@@ -262,7 +262,9 @@ func (c *checker) run(src []byte) {
 	}
 	chunk, err := parseChunk(src, c.opts.Filename)
 	if err != nil {
-		c.syntaxError(err)
+		if !c.template() {
+			c.syntaxError(err)
+		}
 		return
 	}
 	line, tooDeep, closureWrites := walkChunk(chunk, maxTreeDepth)

@@ -202,6 +202,8 @@ func TestRedisScriptErrors(t *testing.T) {
 		{"LUA402/bad_blocking.lua", Options{}, 3, "This Redis command is not allowed from script"},
 		{"LUA403/bad_no_writes.lua", Options{}, 2, "Write commands are not allowed from read-only scripts"},
 		{"LUA001/bad_goto.lua", Options{}, 1, "Error compiling script"},
+		{"LUA001/bad_template_params.lua", Options{}, 1, "Error compiling script"},
+		{"LUA001/bad_template_erb.lua", Options{}, 1, "Error compiling script"},
 		{"LUA001/bad_unknown_flag.lua", Options{}, 1, "Unexpected flag in script shebang: readonly"},
 	}
 	ctx := context.Background()
@@ -474,6 +476,7 @@ func TestRedisCleanScripts(t *testing.T) {
 		{"LUA203/good_within.lua", 2, nil},
 		{"LUA301/good_locals.lua", 1, []any{"v"}},
 		{"LUA301/good_local_tables.lua", 1, nil},
+		{"LUA001/good_nested_tables.lua", 2, []any{"a", "b"}},
 		{"LUA302/good_method_self.lua", 1, nil},
 		{"LUA302/good_sandbox.lua", 1, []any{"v"}},
 		{"LUA302/good_vararg_arg.lua", 1, []any{"v"}},
