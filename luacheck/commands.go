@@ -422,9 +422,9 @@ func (in *interp) judgeKey(c commandCall, v value) {
 				keysIndex, base = keysIndexOf(h.ID), h.Label
 			}
 			keysHole = true
-		case "ARGV":
-			argvHole = true
-		case "reply", "data":
+		case "ARGV", "data":
+			argvHole = true // ARGV itself, or computed or decoded from it
+		case "reply":
 			dataHole = true
 		}
 	}

@@ -131,6 +131,20 @@ func TestRedisUndeclaredKeys(t *testing.T) {
 			func(i int) []string { return []string{p + "wait:" + strconv.Itoa(i)} },
 			func(i int) []any { return []any{p + strconv.Itoa(i), "{}"} })
 	})
+	t.Run("data keys", func(t *testing.T) {
+		var made []string
+		for i := range 24 {
+			id := p + "dk" + strconv.Itoa(i)
+			made = append(made, "queue:"+id, "ql:w:"+id+":jobs", "ql:w:"+id+":seen")
+		}
+		cleanup(t, made...)
+		undeclaredRun(t, caseSource(t, "LUA201/bad_data_keys.lua"),
+			func(i int) []string { return []string{"{" + p + "}list" + strconv.Itoa(i), "{" + p + "}stored" + strconv.Itoa(i)} },
+			func(i int) []any {
+				id := p + "dk" + strconv.Itoa(i)
+				return []any{`{"queue":"` + id + `","id":"j1"}`, id}
+			})
+	})
 	t.Run("unpack ARGV", func(t *testing.T) {
 		undeclaredRun(t, caseSource(t, "LUA201/bad_unpack_argv.lua"),
 			func(i int) []string { return []string{p + "bulk:" + strconv.Itoa(i)} },
