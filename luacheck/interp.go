@@ -150,6 +150,10 @@ type interp struct {
 	writtenInClosure map[string]bool
 	// cutAt is the line of the first statement the budget skipped.
 	cutAt int
+	// present lists values the script wrote or tested (presence.go);
+	// reads maps the calls of nil-bulk reads to the value they name.
+	present []entry
+	reads   map[*ast.FuncCallExpr]entry
 }
 
 func newInterp(c *checker) *interp {
@@ -829,6 +833,8 @@ func exprLabel(e ast.Expr) string {
 // variables compared with constants (clamps for LUA102).
 func (in *interp) cond(e ast.Expr) {
 	switch e := e.(type) {
+	case *ast.FuncCallExpr:
+		in.testedCall(e)
 	case *ast.IdentExpr:
 		for v, n := in.scope.lookup(e.Value), 0; v != nil && n < 8; v, n = v.validates, n+1 {
 			v.guarded = true
@@ -924,7 +930,20 @@ func (in *interp) call(e *ast.FuncCallExpr) []value {
 	}
 	switch f.lib {
 	case "redis.call", "redis.pcall":
-		return []value{in.command(line, f.lib, args)}
+		reply := in.command(line, f.lib, args)
+		if reply.cmd != "" {
+			if ent, ok := readEntry(reply.cmd, args); ok {
+				if in.reads == nil {
+					in.reads = map[*ast.FuncCallExpr]entry{}
+				}
+				in.reads[e] = ent
+				if in.isPresent(ent) {
+					reply.maybeNil = false
+				}
+			}
+			in.wrote(reply.cmd, args)
+		}
+		return []value{reply}
 	case "pcall":
 		if len(args) > 0 && args[0].kind == kFunc {
 			if args[0].lib == "redis.call" || args[0].lib == "redis.pcall" {

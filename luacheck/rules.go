@@ -91,7 +91,7 @@ var Rules = []Rule{
 	},
 	{
 		ID: RuleMaybeNil, Title: "arithmetic or ordering on a value that may be nil/false",
-		Why: "GET and friends return false for a missing key and tonumber(false) is nil; arithmetic or < on it raises an error",
+		Why: "GET and friends return false for a missing key and tonumber(false) is nil; arithmetic or < on it raises an error. A read of a value the script has just written (INCRBY/DECRBY/SET then GET, HINCRBY/HSET then HGET, ZINCRBY then ZSCORE) or whose read a condition tested is not reported",
 		Bad: "if tonumber(redis.call('GET', KEYS[1])) >= 10 then return 0 end", Good: "if (tonumber(redis.call('GET', KEYS[1])) or 0) >= 10 then return 0 end",
 	},
 	{
