@@ -139,7 +139,9 @@ func TestRedisUndeclaredKeys(t *testing.T) {
 		}
 		cleanup(t, made...)
 		undeclaredRun(t, caseSource(t, "LUA201/bad_data_keys.lua"),
-			func(i int) []string { return []string{"{" + p + "}list" + strconv.Itoa(i), "{" + p + "}stored" + strconv.Itoa(i)} },
+			func(i int) []string {
+				return []string{"{" + p + "}list" + strconv.Itoa(i), "{" + p + "}stored" + strconv.Itoa(i)}
+			},
 			func(i int) []any {
 				id := p + "dk" + strconv.Itoa(i)
 				return []any{`{"queue":"` + id + `","id":"j1"}`, id}
