@@ -48,6 +48,11 @@ type Options struct {
 	// what the request asks for, like a variadic command, so by default
 	// they are quiet.
 	ArgLoops bool
+	// KeysTagged: the project guarantees every KEYS[i] carries a hash tag
+	// (a queue library whose prefix is "{queue}"), so a key derived from
+	// KEYS[i] with no "{" before it shares its slot: LUA202 is quiet. A
+	// "-- slotlint:keys-tagged" comment in the script says the same.
+	KeysTagged bool
 	// MaxBytes and MaxDepth cap the input; zero means the default.
 	MaxBytes int
 	MaxDepth int
@@ -240,6 +245,9 @@ func (c *checker) run(src []byte) {
 		return
 	}
 	src = c.prepare(src)
+	if !c.opts.KeysTagged && bytes.Contains(src, []byte(keysTaggedDirective)) {
+		c.opts.KeysTagged = hasKeysTaggedComment(src)
+	}
 	if c.opts.Function && c.res.Name == "" && !c.hasFinding(RuleSyntax) {
 		c.reportCol(1, 1, RuleSyntax, `a function library must start with "#!lua name=<library>" (FUNCTION LOAD fails with "Missing library metadata")`)
 	}
@@ -410,6 +418,19 @@ func (c *checker) parseShebang(line string) {
 			c.reportCol(1, at(f), RuleSyntax, "unknown option %q in the shebang (Redis refuses the script)", f)
 		}
 	}
+}
+
+const keysTaggedDirective = "slotlint:keys-tagged"
+
+// hasKeysTaggedComment: a line that is a comment naming the directive.
+func hasKeysTaggedComment(src []byte) bool {
+	for line := range bytes.Lines(src) {
+		line = bytes.TrimSpace(line)
+		if bytes.HasPrefix(line, []byte("--")) && bytes.HasPrefix(bytes.TrimLeft(line[2:], "-[ \t"), []byte(keysTaggedDirective)) {
+			return true
+		}
+	}
+	return false
 }
 
 // KeysFromFilename reads the number of keys from a "name-N.lua" file name,

@@ -433,6 +433,9 @@ func (in *interp) judgeKey(c commandCall, v value) {
 	case len(parts) == 1 && parts[0].Hole != nil && keysHole:
 		return // KEYS[i] itself
 	case keysHole:
+		if in.c.opts.KeysTagged && tagFromKeys(parts) {
+			return // KEYS[i]'s tag is the derived key's tag
+		}
 		f.Rule, f.KeysIndex = RuleDerivedKey, keysIndex
 		f.Message = sprintf("%s key %s is derived from %s, not passed in KEYS: it shares %s's slot only if %s carries a hash tag", c.cmd.Name, shown, base, base, base)
 	case !v.key.HasHoles():
@@ -449,6 +452,20 @@ func (in *interp) judgeKey(c commandCall, v value) {
 		return // only holes of unknown origin
 	}
 	in.c.report(f)
+}
+
+// tagFromKeys: the key's first part that could hold a "{" is a KEYS hole,
+// so a tagged KEYS[i] gives the key its tag.
+func tagFromKeys(parts []slot.Part) bool {
+	for _, p := range parts {
+		if p.Hole != nil {
+			return holeOrigin(p.Hole.ID) == "KEYS"
+		}
+		if strings.Contains(p.Lit, "{") {
+			return false
+		}
+	}
+	return false
 }
 
 // keysIndexOf returns n for a hole ID "KEYS[n]", 0 for a computed index.

@@ -182,6 +182,36 @@ func TestRedisUndeclaredKeys(t *testing.T) {
 			}
 		}
 	})
+	t.Run("keys tagged", func(t *testing.T) {
+		// Derived keys take KEYS[1]'s tag: every run succeeds on the
+		// cluster, as the quiet LUA202 says.
+		if got := findingsOf(t, "LUA202/good_keys_tagged.lua", Options{}); len(got) != 0 {
+			t.Fatalf("checker: %v", got)
+		}
+		ctx := context.Background()
+		c := redistest.Cluster(t)
+		for i := range 24 {
+			tag := "{" + p + "q" + strconv.Itoa(i) + "}"
+			keys := []string{tag + ":jobs", tag + ":wait"}
+			cleanup(t, keys[0], keys[1], keys[0]+":j1", "lock:"+keys[0])
+			if _, err := evalErr(ctx, c, caseSource(t, "LUA202/good_keys_tagged.lua"), keys, "j1", "me"); err != nil {
+				t.Errorf("tagged run %d: %v", i, err)
+			}
+		}
+		// A literal tag before KEYS[1] replaces its tag: some runs fail.
+		if got := findingsOf(t, "LUA202/bad_keys_tagged_other_tag.lua", Options{}); strings.Join(got, " ") != "LUA202" {
+			t.Fatalf("checker: %v", got)
+		}
+		var made []string
+		for i := range 24 {
+			tag := "{" + p + "q" + strconv.Itoa(i) + "}"
+			made = append(made, "{stats}:"+tag+":jobs", tag+":jobs:n")
+		}
+		cleanup(t, made...)
+		undeclaredRun(t, caseSource(t, "LUA202/bad_keys_tagged_other_tag.lua"),
+			func(i int) []string { return []string{"{" + p + "q" + strconv.Itoa(i) + "}:jobs"} },
+			func(int) []any { return nil })
+	})
 	t.Run("no-cluster flag", func(t *testing.T) {
 		if got := findingsOf(t, "LUA201/good_no_cluster.lua", Options{}); len(got) != 0 {
 			t.Fatalf("checker: %v", got)

@@ -66,7 +66,7 @@ var Rules = []Rule{
 	},
 	{
 		ID: RuleDerivedKey, Title: "key derived from KEYS[i]",
-		Why: "KEYS[1] .. ':lock' is another key; it shares KEYS[1]'s slot only if KEYS[1] carries a hash tag, which the script cannot see",
+		Why: "KEYS[1] .. ':lock' is another key; it shares KEYS[1]'s slot only if KEYS[1] carries a hash tag, which the script cannot see. A project whose keys always carry one (a queue library with the prefix \"{queue}\") says so with `slotlint lua -keys-tagged` or a \"-- slotlint:keys-tagged\" comment in the script: keys derived from KEYS[i] with no \"{\" before it are then quiet, since they take KEYS[i]'s tag",
 		Bad: "redis.call('SET', KEYS[1] .. ':lock', ARGV[1])", Good: "redis.call('SET', KEYS[2], ARGV[1]) -- caller passes {id}:lock",
 	},
 	{

@@ -33,6 +33,7 @@ func runLua(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	keysFromName := fset.Bool("keys-from-name", false, `take the number of keys from a "name-N.lua" file name (job-queue convention)`)
 	function := fset.Bool("function", false, "check the files as Redis 7 Functions libraries (default: files starting with \"#!lua name=\")")
 	readOnly := fset.Bool("readonly", false, "the scripts run with EVAL_RO/FCALL_RO")
+	keysTagged := fset.Bool("keys-tagged", false, "every KEYS[i] the scripts get carries a hash tag: keys derived from KEYS[i] are not LUA202 (as a \"-- slotlint:keys-tagged\" comment in a script)")
 	argLoops := fset.Bool("arg-loops", false, "also report loops over the request's own arguments (#KEYS, #ARGV, ipairs(KEYS)) as LUA102")
 	listRules := fset.Bool("rules", false, "list the rules and exit")
 	fset.Usage = func() {
@@ -73,11 +74,12 @@ func runLua(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	results := luacheck.CheckFiles(files, 0, func(file string, src []byte) luacheck.Options {
 		opts := luacheck.Options{
-			NumKeys:   *keys,
-			KeysKnown: *keys >= 0,
-			Function:  *function || luacheck.IsLibrary(src),
-			ReadOnly:  *readOnly,
-			ArgLoops:  *argLoops,
+			NumKeys:    *keys,
+			KeysKnown:  *keys >= 0,
+			Function:   *function || luacheck.IsLibrary(src),
+			ReadOnly:   *readOnly,
+			KeysTagged: *keysTagged,
+			ArgLoops:   *argLoops,
 		}
 		if *keysFromName {
 			if n, ok := luacheck.KeysFromFilename(file); ok {

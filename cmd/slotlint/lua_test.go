@@ -175,3 +175,18 @@ func BenchmarkLua(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(files))*float64(b.N)/b.Elapsed().Seconds(), "files/s")
 }
+
+// TestLuaKeysTagged: -keys-tagged quiets LUA202 for keys that take
+// KEYS[i]'s tag, not for a key whose own literal tag comes first.
+func TestLuaKeysTagged(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"q.lua": "redis.call('SET', KEYS[1] .. ':lock', 1)\nreturn redis.call('SET', '{stats}' .. KEYS[1], 1)\n"})
+	file := filepath.Join(dir, "q.lua")
+	code, out, _ := runLuaCmd(t, file)
+	if code != 1 || strings.Count(out, "LUA202") != 2 {
+		t.Errorf("without the flag: code %d\n%s", code, out)
+	}
+	code, out, _ = runLuaCmd(t, "-keys-tagged", file)
+	if code != 1 || strings.Count(out, "LUA202") != 1 || !strings.HasPrefix(out, file+":2:") {
+		t.Errorf("with -keys-tagged: code %d\n%s", code, out)
+	}
+}
