@@ -37,6 +37,9 @@ func run(pass *analysis.Pass) (any, error) {
 		if !call.MultiKey {
 			continue
 		}
+		if call.SplitBySlot && redisapi.MultiShard[call.Command] {
+			continue // a read split per slot: nothing to lose
+		}
 		keys := slotcheck.Expand(res.Keys, call.Keys)
 		opaque := false
 		if len(keys) >= 2 {
@@ -44,6 +47,9 @@ func run(pass *analysis.Pass) (any, error) {
 			opaque = o.Opaque
 			switch {
 			case call.Script || o.Opaque: // scripts are scriptkeys' to judge
+			case call.SplitBySlot && o.Kind != slot.SameSlot:
+				r.Report(splitRule(o.Kind), call.Node, fixFor(pass, res, call, keys), "%s", splitMessage(call.Command, o, cfg.Slot))
+				continue
 			case o.Kind == slot.DifferentSlots:
 				r.Report("SL1001", call.Node, nil, "%s", o.Message)
 				continue
@@ -90,4 +96,25 @@ func hasLiteral(k slot.Key) bool {
 		}
 	}
 	return false
+}
+
+// splitRule is the rule of keys that a splitting client sends to several
+// slots: SL1001 when their slots are known to differ.
+func splitRule(k slot.RelationKind) string {
+	if k == slot.DifferentSlots {
+		return "SL1001"
+	}
+	return "SL1002"
+}
+
+// splitMessage words the finding for a write that the client splits per
+// slot: Redis never sees the keys together, so there is no CROSSSLOT, but
+// the command is no longer atomic.
+func splitMessage(cmd string, o slotcheck.Outcome, opts slot.Options) string {
+	rel := "share no hash tag"
+	if o.Kind == slot.DifferentSlots {
+		rel = "are in different slots"
+	}
+	return fmt.Sprintf("%s keys %s and %s %s: this cluster client follows the server's request policies (NewDynamicResolver) and sends one %s per slot, so no CROSSSLOT, but the write is not atomic: another client can see some keys changed and not the others",
+		cmd, slotcheck.Describe(o.A, opts), slotcheck.Describe(o.B, opts), rel, cmd)
 }

@@ -18,5 +18,13 @@
 //     fix wraps that value in {} in each concatenation or format string;
 //   - SL1005 (only with -slotlint.strict) when the keys cannot be resolved.
 //
+// A go-redis cluster client visibly configured to follow the server's
+// request policies, c.SetCommandInfoResolver(c.NewDynamicResolver())
+// (go-redis v9.18 and later; on the variable or field the call goes
+// through), sends MGET, EXISTS, TOUCH, DEL, UNLINK, MSET and MSETNX once
+// per slot of their keys. There is then no CROSSSLOT: such reads are not
+// reported, and such writes are reported under SL1001 or SL1002 as writes
+// that are no longer atomic.
+//
 // Suppress one finding with //slotlint:ignore SL1002 reason.
 package crossslot

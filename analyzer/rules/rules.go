@@ -24,7 +24,7 @@ var catalogue = []Rule{
 	{
 		ID: "SL1001", Title: "keys of one command provably hash to different slots", Analyzer: "crossslot",
 		What: "A multi-key command whose keys' slots are both computable and differ.",
-		Why:  "Redis Cluster rejects the command with \"CROSSSLOT Keys in request don't hash to the same slot\"; managed endpoints behind a plain client do the same.",
+		Why:  "Redis Cluster rejects the command with \"CROSSSLOT Keys in request don't hash to the same slot\"; managed endpoints behind a plain client do the same. A go-redis cluster client visibly configured to follow the server's request policies (SetCommandInfoResolver(NewDynamicResolver()), go-redis v9.18 and later) sends MGET, EXISTS, TOUCH, DEL, UNLINK, MSET and MSETNX once per slot instead: reads are then not reported, and writes are reported because they are no longer atomic.",
 		Bad:  `rdb.MGet(ctx, "user:1", "user:2")`,
 		Good: `rdb.MGet(ctx, "{user}:1", "{user}:2") // or one GET per key`,
 		Fix:  "Give the keys a common hash tag, or issue one command per key (a pipeline is split per node and is fine).",
@@ -32,7 +32,7 @@ var catalogue = []Rule{
 	{
 		ID: "SL1002", Title: "keys of one command share no hash tag", Analyzer: "crossslot",
 		What: "A multi-key command whose keys are not proven to share a slot: they carry no common hash tag.",
-		Why:  "For most inputs the keys land in different slots and Redis Cluster answers \"CROSSSLOT Keys in request don't hash to the same slot\".",
+		Why:  "For most inputs the keys land in different slots and Redis Cluster answers \"CROSSSLOT Keys in request don't hash to the same slot\". Through a go-redis cluster client configured with SetCommandInfoResolver(NewDynamicResolver()), MGET, EXISTS and TOUCH are split per slot and not reported, and DEL, UNLINK, MSET and MSETNX are split too and reported as writes that are not atomic.",
 		Bad:  `rdb.SInterStore(ctx, "dst:"+id, "a:"+id, "b:"+id)`,
 		Good: `rdb.SInterStore(ctx, "dst:{"+id+"}", "a:{"+id+"}", "b:{"+id+"}")`,
 		Fix:  "Wrap the part the keys share in {} (offered as a suggested fix when the keys are built in place), or split the command.",
@@ -40,7 +40,7 @@ var catalogue = []Rule{
 	{
 		ID: "SL1003", Title: "MULTI/EXEC or WATCH across keys that do not share a slot", Analyzer: "txslot",
 		What: "A transaction (TxPipelined, TxPipeline()...Exec, Watch) whose queued commands and watched keys are not all in one slot.",
-		Why:  "Redis Cluster aborts the transaction: queued commands get \"CROSSSLOT\" and EXEC answers \"EXECABORT\"; go-redis's cluster Watch refuses keys of several slots.",
+		Why:  "Redis Cluster aborts the transaction: queued commands get \"CROSSSLOT\" and EXEC answers \"EXECABORT\"; go-redis's cluster Watch refuses keys of several slots. go-redis's cluster client does not send such a transaction: from v9.11 its TxPipeline and TxPipelined fail with redis.ErrCrossSlot before sending anything; before v9.11 they split it into one MULTI/EXEC per slot without a word, so each part ran and the whole was not atomic.",
 		Bad:  "rdb.TxPipelined(ctx, func(p redis.Pipeliner) error { p.Incr(ctx, \"hits:\"+id); p.Incr(ctx, \"total\"); return nil })",
 		Good: "rdb.TxPipelined(ctx, func(p redis.Pipeliner) error { p.Incr(ctx, \"hits:{\"+id+\"}\"); p.Incr(ctx, \"total:{\"+id+\"}\"); return nil })",
 		Fix:  "Tag every key of the transaction with the same hash tag, or use a plain pipeline when atomicity is not needed.",

@@ -48,12 +48,16 @@ type collector struct {
 	// heldTx are the transactions whose callback is a function literal
 	// held in a variable, by their TxPipelined or Watch call.
 	heldTx map[*ast.CallExpr]*Tx
+	// splitBy are the variables and fields holding a cluster client that
+	// follows the server's request policies.
+	splitBy map[types.Object]bool
 }
 
 // collectGoRedis reads go-redis methods on any client type, Do/Process
 // with a literal command name, transactions and scripts.
 func collectGoRedis(pass *analysis.Pass, x *keyexpr.Extractor, res *Result) {
 	c := &collector{pass: pass, x: x, res: res, txOf: map[*types.Var]*Tx{}, heldTx: map[*ast.CallExpr]*Tx{}}
+	c.splitBy = c.splitters(pass.Files)
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	// A callback held in a variable is written before the call that runs
 	// it: bind its pipeliner first, so its commands join the transaction.
@@ -279,6 +283,9 @@ func (c *collector) call(call *ast.CallExpr) {
 		return
 	}
 	rec.Client = GoRedisClient
+	if _, ok := MultiShard[rec.Command]; ok && c.splits(call) {
+		rec.SplitBySlot = true
+	}
 	if tx := c.receiverTx(call); tx != nil {
 		rec.Tx = tx
 		rec.Loop = c.x.LoopOf(call.Pos(), tx.body[0], tx.body[1])

@@ -38,6 +38,11 @@ type Call struct {
 	Complete bool
 	// Client is the library the call is made with.
 	Client Client
+	// SplitBySlot: the client sends the command once per slot of its keys
+	// (go-redis's cluster client configured with NewDynamicResolver, for a
+	// MultiShard command). Keys in different slots then succeed, but the
+	// command is not atomic.
+	SplitBySlot bool
 	// Set describes a SET-family command's condition and expiry; nil for
 	// other commands or when it cannot be read. Value is the value a SET
 	// or an HSET of one field writes, Field the field of HGET and HSET.

@@ -1,0 +1,180 @@
+package groundtruth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"strings"
+	"testing"
+
+	"github.com/redis/go-redis/v9"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/slotlint/slotlint/analyzer"
+	"github.com/slotlint/slotlint/internal/redistest"
+)
+
+// splitting is a cluster client configured to follow the server's request
+// policies: it sends MGET, DEL and the other multi_shard commands once per
+// slot of their keys.
+type splitting struct{ rdb *redis.ClusterClient }
+
+func newSplitting(addrs []string) *splitting {
+	rdb := redis.NewClusterClient(&redis.ClusterOptions{Addrs: addrs})
+	rdb.SetCommandInfoResolver(rdb.NewDynamicResolver())
+	return &splitting{rdb: rdb}
+}
+
+// mgetSplit reads keys of two slots: split per slot, it succeeds, and a
+// read loses nothing by the split. The analyzer must stay quiet.
+func (s *splitting) mgetSplit(ctx context.Context, id string) ([]any, error) {
+	return s.rdb.MGet(ctx, "gt:split:a:"+id, "gt:split:b:"+id).Result()
+}
+
+// delSplit deletes keys of two slots: split per slot, it succeeds but is
+// not atomic. The analyzer must report it (SL1002), as a loss of
+// atomicity.
+func (s *splitting) delSplit(ctx context.Context, id string) (int64, error) {
+	return s.rdb.Del(ctx, "gt:split:a:"+id, "gt:split:b:"+id).Result()
+}
+
+// splitFindings are the slot findings inside each method of splitting.
+func splitFindings(t *testing.T) map[string][]string {
+	t.Helper()
+	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Tests: true, Dir: "."}
+	pkgs, err := packages.Load(cfg, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var test *packages.Package
+	for _, p := range pkgs {
+		if strings.HasSuffix(p.ID, ".test]") && len(p.Errors) == 0 {
+			test = p
+		}
+	}
+	if test == nil {
+		t.Fatal("no test variant")
+	}
+	funcs := map[string][2]token.Pos{}
+	for _, f := range test.Syntax {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && (fd.Name.Name == "mgetSplit" || fd.Name.Name == "delSplit") {
+				funcs[fd.Name.Name] = [2]token.Pos{fd.Pos(), fd.End()}
+			}
+		}
+	}
+	g, err := checker.Analyze(analyzer.Analyzers(), []*packages.Package{test}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]string{}
+	for act := range g.All() {
+		if !act.IsRoot {
+			continue
+		}
+		for _, d := range act.Diagnostics {
+			for name, r := range funcs {
+				if slotRules[d.Category] && r[0] <= d.Pos && d.Pos < r[1] {
+					out[name] = append(out[name], d.Category+" "+d.Message)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TestSplittingClient checks, on the harness cluster with go-redis v9.23.0
+// and NewDynamicResolver, what the analyzer says of a client that splits
+// multi-key commands per slot: MGET of keys in two slots succeeds (no
+// finding), DEL of keys in two slots succeeds and deletes both (a finding
+// about atomicity, not CROSSSLOT), and the same commands through the
+// default cluster client fail with CROSSSLOT for some inputs, which shows
+// the keys did span slots.
+func TestSplittingClient(t *testing.T) {
+	found := splitFindings(t)
+	if got := found["mgetSplit"]; len(got) != 0 {
+		t.Errorf("a read split per slot is reported: %v", got)
+	}
+	if got := found["delSplit"]; len(got) != 1 || !strings.HasPrefix(got[0], "SL1002 ") || !strings.Contains(got[0], "not atomic") || strings.Contains(got[0], "CROSSSLOT risk") {
+		t.Errorf("a write split per slot: got %v, want one SL1002 about atomicity", got)
+	}
+
+	addrs := redistest.ClusterAddrs(t)
+	s := newSplitting(addrs)
+	t.Cleanup(func() { s.rdb.Close() })
+	plain := redistest.Cluster(t)
+	prefix := redistest.Prefix(t)
+	ctx := context.Background()
+	crossMGet, crossDel := 0, 0
+	for i := range 50 {
+		id := fmt.Sprintf("%s%d", prefix, i)
+		a, b := "gt:split:a:"+id, "gt:split:b:"+id
+		if err := plain.Set(ctx, a, "1", 0).Err(); err != nil {
+			t.Fatal(err)
+		}
+		if err := plain.Set(ctx, b, "2", 0).Err(); err != nil {
+			t.Fatal(err)
+		}
+		vals, err := s.mgetSplit(ctx, id)
+		if err != nil || len(vals) != 2 || vals[0] != "1" || vals[1] != "2" {
+			t.Fatalf("MGET through the splitting client, id %q: %v, %v", id, vals, err)
+		}
+		if err := plain.MGet(ctx, a, b).Err(); isCrossSlot(err) {
+			crossMGet++
+		}
+		if err := plain.Del(ctx, a, b).Err(); isCrossSlot(err) {
+			crossDel++
+		}
+		n, err := s.delSplit(ctx, id)
+		if err != nil || n != 2 {
+			t.Fatalf("DEL through the splitting client, id %q: %d, %v (want 2 deleted)", id, n, err)
+		}
+	}
+	if crossMGet == 0 || crossDel == 0 {
+		t.Fatalf("no input put the keys in two slots (MGET CROSSSLOT %d, DEL %d of 50)", crossMGet, crossDel)
+	}
+	t.Logf("default client: CROSSSLOT for MGET %d/50, DEL %d/50; splitting client: all succeeded", crossMGet, crossDel)
+}
+
+// TestTxCrossSlotRefusedBeforeSending checks what SL1003's doc says of
+// go-redis v9.23.0 (since v9.11): a TxPipeline whose keys are in two slots
+// fails with CROSSSLOT and nothing of it reaches Redis (before v9.11 it
+// was split into one MULTI/EXEC per slot, and each slot's part ran).
+func TestTxCrossSlotRefusedBeforeSending(t *testing.T) {
+	cluster := redistest.Cluster(t)
+	prefix := redistest.Prefix(t)
+	ctx := context.Background()
+	refused := 0
+	for i := range 50 {
+		id := fmt.Sprintf("%s%d", prefix, i)
+		a, b := "gt:tx:a:"+id, "gt:tx:b:"+id
+		pipe := cluster.TxPipeline()
+		pipe.Set(ctx, a, 1, 0)
+		pipe.Set(ctx, b, 2, 0)
+		_, err := pipe.Exec(ctx)
+		if err == nil {
+			continue // both keys in one slot
+		}
+		if !errors.Is(err, redis.ErrCrossSlot) {
+			t.Fatalf("id %q: %v, want redis.ErrCrossSlot", id, err)
+		}
+		refused++
+		n, err := cluster.Exists(ctx, a).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := cluster.Exists(ctx, b).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n+m != 0 {
+			t.Fatalf("id %q: the refused transaction still wrote %d of its keys", id, n+m)
+		}
+	}
+	if refused == 0 {
+		t.Fatal("no input put the transaction's keys in two slots")
+	}
+}
