@@ -3,14 +3,11 @@ package runtime_test
 import (
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
-
 	"github.com/slotlint/slotlint/analyzer"
+	"github.com/slotlint/slotlint/internal/suitetest"
 	"github.com/slotlint/slotlint/luacheck"
 	"github.com/slotlint/slotlint/runtime"
 )
@@ -24,36 +21,9 @@ import (
 // checkers, see TestLayering.)
 func TestSelfLint(t *testing.T) {
 	t.Run("go", func(t *testing.T) {
-		cfg := &packages.Config{Mode: packages.LoadAllSyntax, Tests: true}
-		pkgs, err := packages.Load(cfg, ".")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n := packages.PrintErrors(pkgs); n > 0 {
-			t.Fatalf("%d errors loading the package", n)
-		}
-		graph, err := checker.Analyze(analyzer.Analyzers(), pkgs, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		analyzed := map[string]bool{}
-		var findings []string
-		for _, act := range graph.Roots {
-			if act.Err != nil {
-				t.Errorf("%s: %v", act, act.Err)
-			}
-			analyzed[act.Analyzer.Name] = true
-			for _, d := range act.Diagnostics {
-				findings = append(findings, act.Package.Fset.Position(d.Pos).String()+": "+d.Category+": "+d.Message)
-			}
-		}
-		for _, a := range analyzer.Analyzers() {
-			if !analyzed[a.Name] {
-				t.Errorf("analyzer %s did not run", a.Name)
-			}
-		}
-		sort.Strings(findings)
-		for _, f := range dedupe(findings) {
+		prog := suitetest.Load(t, suitetest.Config{Dir: ".", Patterns: []string{"."}, Tests: true})
+		res := suitetest.Run(t, prog, analyzer.Analyzers()...)
+		for _, f := range suitetest.Unique(res.Findings) {
 			t.Error(f)
 		}
 	})
@@ -101,14 +71,4 @@ func TestSelfLint(t *testing.T) {
 			t.Errorf("%d script files, %d embedded scripts", len(files), len(embedded))
 		}
 	})
-}
-
-func dedupe(sorted []string) []string {
-	var out []string
-	for i, s := range sorted {
-		if i == 0 || s != sorted[i-1] {
-			out = append(out, s)
-		}
-	}
-	return out
 }

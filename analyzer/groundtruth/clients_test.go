@@ -2,16 +2,15 @@ package groundtruth
 
 import (
 	"go/ast"
-	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/go/packages"
-
+	"github.com/slotlint/slotlint/analyzer"
 	"github.com/slotlint/slotlint/internal/redistest"
+	"github.com/slotlint/slotlint/internal/suitetest"
 )
 
 // clientModules hold the ground-truth cases of other clients, each in a
@@ -84,17 +83,10 @@ func moduleEnv() []string {
 func TestClientCasesMatchLabels(t *testing.T) {
 	for _, mod := range clientModules {
 		t.Run(mod, func(t *testing.T) {
-			cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: clientModule(t, mod), Env: moduleEnv()}
-			pkgs, err := packages.Load(cfg, "./groundtruth")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if packages.PrintErrors(pkgs) > 0 || len(pkgs) != 1 {
-				t.Fatal("the cases do not load")
-			}
+			prog := suitetest.Load(t, suitetest.Config{Dir: clientModule(t, mod), Patterns: []string{"./groundtruth"}})
+			pkg := prog.Package(t, "./groundtruth", "")
 			label := map[string]string{}
-			funcs := map[string][2]token.Pos{}
-			for _, f := range pkgs[0].Syntax {
+			for _, f := range pkg.Syntax {
 				for _, d := range f.Decls {
 					fd, ok := d.(*ast.FuncDecl)
 					if !ok || fd.Doc == nil {
@@ -102,14 +94,14 @@ func TestClientCasesMatchLabels(t *testing.T) {
 					}
 					if l := strings.Fields(fd.Doc.Text())[0]; l == "clean" || slotRules[l] {
 						label[fd.Name.Name] = l
-						funcs[fd.Name.Name] = [2]token.Pos{fd.Pos(), fd.End()}
 					}
 				}
 			}
-			if len(funcs) < 10 {
-				t.Fatalf("only %d labelled cases", len(funcs))
+			if len(label) < 10 {
+				t.Fatalf("only %d labelled cases", len(label))
 			}
-			reported := slotFindings(t, pkgs, funcs)
+			res := suitetest.Run(t, prog, analyzer.Analyzers()...)
+			reported := slotFindings(res.ByFunc(pkg), func(name string) bool { return label[name] != "" })
 			for name, want := range label {
 				checkLabel(t, name, want, reported[name])
 			}

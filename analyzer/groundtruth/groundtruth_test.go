@@ -9,11 +9,11 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/slotlint/slotlint/analyzer"
 	"github.com/slotlint/slotlint/internal/redistest"
+	"github.com/slotlint/slotlint/internal/suitetest"
 )
 
 const casesFile = "cases_test.go"
@@ -52,56 +52,21 @@ func labels(t *testing.T, files []*ast.File, fset *token.FileSet) map[string]str
 // the slot rules reported inside each case function, with the labels.
 func analyze(t *testing.T) (reported map[string][]string, label map[string]string) {
 	t.Helper()
-	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Tests: true, Dir: "."}
-	pkgs, err := packages.Load(cfg, ".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var test *packages.Package
-	for _, p := range pkgs {
-		if strings.HasSuffix(p.ID, ".test]") && len(p.Errors) == 0 {
-			test = p
-		}
-	}
-	if test == nil {
-		t.Fatalf("no test variant among %d packages", len(pkgs))
-	}
+	prog := suitetest.Load(t, suitetest.Config{Dir: ".", Patterns: []string{"."}, Tests: true})
+	test := prog.Package(t, ".", "test")
 	label = labels(t, test.Syntax, test.Fset)
-	funcs := map[string][2]token.Pos{}
-	for _, f := range test.Syntax {
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && cases[fd.Name.Name] != nil {
-				funcs[fd.Name.Name] = [2]token.Pos{fd.Pos(), fd.End()}
-			}
-		}
-	}
-	return slotFindings(t, []*packages.Package{test}, funcs), label
+	res := suitetest.Run(t, prog, analyzer.Analyzers()...)
+	return slotFindings(res.ByFunc(test), func(name string) bool { return cases[name] != nil }), label
 }
 
-// slotFindings runs the suite over pkgs and returns the slot rules it
-// reports inside each case function of funcs (name to extent).
-func slotFindings(t *testing.T, pkgs []*packages.Package, funcs map[string][2]token.Pos) map[string][]string {
-	t.Helper()
-	g, err := checker.Analyze(analyzer.Analyzers(), pkgs, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+// slotFindings returns the slot rules reported inside each function of
+// byFunc that isCase accepts.
+func slotFindings(byFunc map[string][]suitetest.Finding, isCase func(string) bool) map[string][]string {
 	reported := map[string][]string{}
-	for act := range g.All() {
-		if !act.IsRoot {
-			continue
-		}
-		if act.Err != nil {
-			t.Fatalf("%s: %v", act, act.Err)
-		}
-		for _, d := range act.Diagnostics {
-			if !slotRules[d.Category] {
-				continue
-			}
-			for name, r := range funcs {
-				if r[0] <= d.Pos && d.Pos < r[1] {
-					reported[name] = append(reported[name], d.Category)
-				}
+	for name, fs := range byFunc {
+		for _, f := range fs {
+			if isCase(name) && slotRules[f.Category] {
+				reported[name] = append(reported[name], f.Category)
 			}
 		}
 	}

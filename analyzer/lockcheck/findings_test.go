@@ -6,11 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
-
 	"github.com/slotlint/slotlint/analyzer/lockcheck"
+	"github.com/slotlint/slotlint/internal/suitetest"
 )
 
 // TestFindingsOnRealCode runs the analyzer over the runtime package (its
@@ -22,44 +19,27 @@ func TestFindingsOnRealCode(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads the runtime package and go-redis")
 	}
-	cfg := &packages.Config{
-		Mode:  packages.LoadAllSyntax,
-		Dir:   filepath.Join("..", ".."),
-		Tests: true,
-		Env:   append(os.Environ(), "GOWORK=off", "GOFLAGS="),
-	}
-	pkgs, err := packages.Load(cfg, "./runtime", "./analyzer/lockcheck")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if packages.PrintErrors(pkgs) > 0 {
-		t.Fatal("packages have errors")
-	}
-	g, err := checker.Analyze([]*analysis.Analyzer{lockcheck.Analyzer}, pkgs, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := suitetest.Load(t, suitetest.Config{
+		Dir:      filepath.Join("..", ".."),
+		Patterns: []string{"./runtime", "./analyzer/lockcheck"},
+		Tests:    true,
+	})
+	res := suitetest.Run(t, prog, lockcheck.Analyzer)
 	raceFile, err := filepath.Abs("race_test.go")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := markers(t, raceFile)
 	got := map[int]string{}
-	for act := range g.All() {
-		if act.Err != nil {
-			t.Fatal(act.Err)
-		}
-		if act.Analyzer != lockcheck.Analyzer {
+	for _, f := range res.Findings {
+		if f.Analyzer != lockcheck.Analyzer {
 			continue
 		}
-		for _, d := range act.Diagnostics {
-			p := act.Package.Fset.Position(d.Pos)
-			if p.Filename == raceFile {
-				got[p.Line] = d.Category
-				continue
-			}
-			t.Errorf("%s: unexpected %s: %s", p, d.Category, d.Message)
+		if f.Posn.Filename == raceFile {
+			got[f.Posn.Line] = f.Category
+			continue
 		}
+		t.Errorf("%s: unexpected %s: %s", f.Posn, f.Category, f.Message)
 	}
 	for line, id := range want {
 		if got[line] != id {

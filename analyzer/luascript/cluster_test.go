@@ -4,17 +4,14 @@ import (
 	"context"
 	"fmt"
 	"go/ast"
-	"go/token"
 	"strings"
 	"testing"
 
 	"github.com/redis/go-redis/v9"
-	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
 
 	"github.com/slotlint/slotlint/analyzer/luascript"
 	"github.com/slotlint/slotlint/internal/redistest"
+	"github.com/slotlint/slotlint/internal/suitetest"
 )
 
 // The cases below are analysed (TestCrossLanguageFindings) and executed on
@@ -74,53 +71,26 @@ var crossCases = map[string]crossCase{
 // TestCrossLanguageFindings: the analyzer reports each unsafe caller under
 // its rule and nothing in the safe ones, although the script is the same.
 func TestCrossLanguageFindings(t *testing.T) {
-	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Tests: true, Dir: "."}
-	pkgs, err := packages.Load(cfg, ".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var test *packages.Package
-	for _, p := range pkgs {
-		if strings.HasSuffix(p.ID, ".test]") && strings.HasSuffix(p.PkgPath, "_test") && len(p.Errors) == 0 {
-			test = p
+	prog := suitetest.Load(t, suitetest.Config{Dir: ".", Patterns: []string{"."}, Tests: true})
+	test := prog.Package(t, ".", "xtest")
+	res := suitetest.Run(t, prog, luascript.Analyzer)
+	funcs := res.ByFunc(test)
+	got := map[string][]string{}
+	for name, fs := range funcs {
+		for _, f := range fs {
+			got[name] = append(got[name], f.Category+" "+f.Message)
 		}
 	}
-	if test == nil {
-		t.Fatalf("no external test package among %d packages", len(pkgs))
-	}
-	g, err := checker.Analyze(
-		[]*analysis.Analyzer{luascript.Analyzer}, []*packages.Package{test}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	funcs := map[string][2]token.Pos{}
+	declared := map[string]bool{}
 	for _, f := range test.Syntax {
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok {
-				if _, ok := crossCases[fd.Name.Name]; ok {
-					funcs[fd.Name.Name] = [2]token.Pos{fd.Pos(), fd.End()}
-				}
-			}
-		}
-	}
-	got := map[string][]string{}
-	for act := range g.All() {
-		if !act.IsRoot {
-			continue
-		}
-		if act.Err != nil {
-			t.Fatalf("%s: %v", act, act.Err)
-		}
-		for _, d := range act.Diagnostics {
-			for name, r := range funcs {
-				if r[0] <= d.Pos && d.Pos < r[1] {
-					got[name] = append(got[name], d.Category+" "+d.Message)
-				}
+				declared[fd.Name.Name] = true
 			}
 		}
 	}
 	for name, c := range crossCases {
-		if _, ok := funcs[name]; !ok {
+		if !declared[name] {
 			t.Fatalf("case %s not found", name)
 		}
 		switch {

@@ -6,11 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
-
 	"github.com/slotlint/slotlint/analyzer"
 	"github.com/slotlint/slotlint/internal/ruleurl"
+	"github.com/slotlint/slotlint/internal/suitetest"
 )
 
 // TestDiagnosticURLs: every finding on the e2e module, and a Lua finding
@@ -39,32 +37,19 @@ func Limit(ctx context.Context, rdb *redis.Client, id string) {
 	if err := os.WriteFile(filepath.Join(dir, "lua", "lua.go"), []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg := &packages.Config{
-		Mode: packages.LoadAllSyntax,
-		Dir:  dir,
-		Env:  append(os.Environ(), "GOWORK=off", "GOFLAGS=", "GO111MODULE=on"),
-	}
-	pkgs, err := packages.Load(cfg, "./...")
-	if err != nil {
-		t.Fatal(err)
-	}
-	graph, err := checker.Analyze(analyzer.Analyzers(), pkgs, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := suitetest.Load(t, suitetest.Config{Dir: dir, Patterns: []string{"./..."}})
+	res := suitetest.Run(t, prog, analyzer.Analyzers()...)
 	n := 0
 	categories := map[string]bool{}
-	for _, act := range graph.Roots {
-		for _, d := range act.Diagnostics {
-			n++
-			categories[d.Category] = true
-			if d.URL != ruleurl.For(d.Category) {
-				t.Errorf("%s finding %q has URL %q, want %q", d.Category, d.Message, d.URL, ruleurl.For(d.Category))
-			}
-			doc := filepath.Join("..", "..", "docs", "rules", strings.TrimPrefix(d.URL, ruleurl.Base))
-			if _, err := os.Stat(doc); err != nil {
-				t.Errorf("%s: no doc at %s: %v", d.Category, doc, err)
-			}
+	for _, d := range res.Findings {
+		n++
+		categories[d.Category] = true
+		if d.URL != ruleurl.For(d.Category) {
+			t.Errorf("%s finding %q has URL %q, want %q", d.Category, d.Message, d.URL, ruleurl.For(d.Category))
+		}
+		doc := filepath.Join("..", "..", "docs", "rules", strings.TrimPrefix(d.URL, ruleurl.Base))
+		if _, err := os.Stat(doc); err != nil {
+			t.Errorf("%s: no doc at %s: %v", d.Category, doc, err)
 		}
 	}
 	if n == 0 {
