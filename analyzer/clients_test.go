@@ -1,90 +1,112 @@
 package analyzer_test
 
 import (
-	"os"
-	"os/exec"
 	"path/filepath"
-	"sync"
+	"slices"
 	"testing"
 
-	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/analysis"
 
 	"github.com/slotlint/slotlint/analyzer"
+	"github.com/slotlint/slotlint/analyzer/crossslot"
+	"github.com/slotlint/slotlint/analyzer/lockcheck"
+	"github.com/slotlint/slotlint/analyzer/luascript"
+	"github.com/slotlint/slotlint/analyzer/scriptkeys"
+	"github.com/slotlint/slotlint/analyzer/txslot"
+	"github.com/slotlint/slotlint/internal/suitetest"
 )
 
-// clientModuleDownloads remembers, per test module, the result of
-// downloading its requirements, so each module is fetched once per run.
-var clientModuleDownloads sync.Map // dir -> func() error
-
-// clientModule returns the directory of the client test module name under
-// testdata/clients, with its requirements in the module cache.
-// analysistest loads packages with GOPROXY=off, so on a machine whose
-// module cache has never seen rueidis or go-redis v8 the modules would
-// not resolve; the main module's own requirements are fetched by go test.
-func clientModule(t *testing.T, name string) string {
-	t.Helper()
-	dir := filepath.Join("testdata", "clients", name)
-	download, _ := clientModuleDownloads.LoadOrStore(dir, sync.OnceValue(func() error {
-		cmd := exec.Command("go", "mod", "download")
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return &downloadError{dir: dir, err: err, out: out}
-		}
-		return nil
-	}))
-	if err := download.(func() error)(); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+// clientCase is one rule's `// want` cases in a client test module.
+type clientCase struct {
+	analyzer *analysis.Analyzer
+	dirs     []string
 }
 
-type downloadError struct {
-	dir string
-	err error
-	out []byte
+// clientSuites are the test modules under testdata/clients, each pinned to
+// one client library so the main module depends on none of them: for each,
+// the rules' cases (checked against their `// want` comments) and clean
+// code on which no analyzer of the suite may report.
+var clientSuites = []struct {
+	module string
+	cases  []clientCase
+	clean  string
+}{
+	{
+		// go-redis v8.11.5: the v9 API under another import path.
+		module: "goredisv8",
+		cases: []clientCase{
+			{crossslot.Analyzer, []string{"./crossslot"}},
+			{txslot.Analyzer, []string{"./txslot"}},
+			{scriptkeys.Analyzer, []string{"./scriptkeys"}},
+			{luascript.Analyzer, []string{"./luascript"}},
+		},
+		clean: "./clean",
+	},
+	{
+		// redigo command lines, transactions and scripts; the clean code
+		// has pipelines, other connections, commands after EXEC and shared
+		// tags.
+		module: "redigo",
+		cases: []clientCase{
+			{crossslot.Analyzer, []string{"./crossslot"}},
+			{txslot.Analyzer, []string{"./txslot"}},
+			{scriptkeys.Analyzer, []string{"./scriptkeys"}},
+			{luascript.Analyzer, []string{"./luascript"}},
+			{lockcheck.Analyzer, []string{"./lockcheck"}},
+		},
+		clean: "./clean",
+	},
+	{
+		// rueidis v1.0.79; compat and compattx use rueidiscompat, read as
+		// go-redis.
+		module: "rueidis",
+		cases: []clientCase{
+			{crossslot.Analyzer, []string{"./crossslot", "./compat"}},
+			{txslot.Analyzer, []string{"./txslot", "./compattx"}},
+			{scriptkeys.Analyzer, []string{"./scripts"}},
+			{luascript.Analyzer, []string{"./lua"}},
+			{lockcheck.Analyzer, []string{"./lockcheck"}},
+		},
+		clean: "./clean",
+	},
+	{
+		// valkey-go v1.0.79, which shares rueidis's front end.
+		module: "valkey",
+		cases: []clientCase{
+			{crossslot.Analyzer, []string{"./crossslot"}},
+			{txslot.Analyzer, []string{"./txslot"}},
+			{scriptkeys.Analyzer, []string{"./scripts"}},
+			{lockcheck.Analyzer, []string{"./lockcheck"}},
+		},
+		clean: "./clean",
+	},
 }
 
-func (e *downloadError) Error() string {
-	return "go mod download in " + e.dir + ": " + e.err.Error() + "\n" + string(e.out)
-}
-
-// suiteIsSilent runs every analyzer of the suite over the packages of
-// pattern in dir, loaded once, and fails on any finding or error: clean
-// code must stay silent. (analysistest.Run per analyzer would load and
-// type-check the client module from source once per analyzer.)
-func suiteIsSilent(t *testing.T, dir, pattern string) {
-	t.Helper()
-	cfg := &packages.Config{
-		Mode: packages.LoadAllSyntax,
-		Dir:  dir,
-		Env:  append(os.Environ(), "GOWORK=off", "GOFLAGS=", "GOPROXY=off"),
-	}
-	pkgs, err := packages.Load(cfg, pattern)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := packages.PrintErrors(pkgs); n > 0 {
-		t.Fatalf("%d errors loading %s in %s", n, pattern, dir)
-	}
-	graph, err := checker.Analyze(analyzer.Analyzers(), pkgs, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ran := map[string]bool{}
-	for _, act := range graph.Roots {
-		ran[act.Analyzer.Name] = true
-		if act.Err != nil {
-			t.Errorf("%s: %v", act, act.Err)
-		}
-		for _, d := range act.Diagnostics {
-			t.Errorf("%s: unexpected %s finding: %s", act.Package.Fset.Position(d.Pos), d.Category, d.Message)
-		}
-	}
-	for _, a := range analyzer.Analyzers() {
-		if !ran[a.Name] {
-			t.Errorf("analyzer %s did not run", a.Name)
-		}
+// TestClients runs the whole suite once over each client test module,
+// loaded once, and checks each rule's cases and the clean code. (One
+// analysistest.Run per rule would type-check the client library and the
+// standard library from source once per rule.)
+func TestClients(t *testing.T) {
+	for _, s := range clientSuites {
+		t.Run(s.module, func(t *testing.T) {
+			patterns := []string{s.clean}
+			for _, c := range s.cases {
+				patterns = append(patterns, c.dirs...)
+			}
+			slices.Sort(patterns)
+			prog := suitetest.Load(t, suitetest.Config{
+				Dir:      filepath.Join("testdata", "clients", s.module),
+				Patterns: patterns,
+			})
+			res := suitetest.Run(t, prog, analyzer.Analyzers()...)
+			for _, c := range s.cases {
+				t.Run(c.analyzer.Name, func(t *testing.T) {
+					res.CheckWants(t, c.analyzer, c.dirs...)
+				})
+			}
+			t.Run("clean", func(t *testing.T) {
+				res.Silent(t, s.clean)
+			})
+		})
 	}
 }
