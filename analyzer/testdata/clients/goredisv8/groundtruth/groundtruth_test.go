@@ -55,7 +55,12 @@ func TestClusterMatchesLabels(t *testing.T) {
 	const inputs = 50
 	addrs := os.Getenv("SLOTLINT_REDIS_CLUSTER_ADDRS")
 	if addrs == "" {
-		t.Skip("SLOTLINT_REDIS_CLUSTER_ADDRS is not set")
+		// As internal/redistest: under CI a missing cluster fails.
+		msg := "SLOTLINT_REDIS_CLUSTER_ADDRS is not set: run under scripts/redis-test-env"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
 	}
 	list := strings.Split(addrs, ",")
 	ctx := context.Background()
