@@ -403,27 +403,31 @@ func (in *interp) pagedLoop(line int, keyword string, cond ast.Expr, body []ast.
 	return true
 }
 
-// hasCap reports whether e compares something with a fixed number (a
-// literal, or a local the loop does not change and that does not come
-// from stored data): "rounds >= 10", "#found == 100", "n < max".
+// hasCap reports whether e bounds the number of passes: it compares a
+// counter the body advances on every pass ("pages = pages + 1" outside any
+// if) with a fixed number (a literal, or a local the loop does not change
+// and that does not come from stored data). A count that grows only when
+// something is found ("del_count >= max") does not bound a search that
+// finds nothing.
 func (in *interp) hasCap(e ast.Expr, body []ast.Stmt) bool {
 	written := writtenNames(body, true)
+	counters := passCounters(body)
 	fixed := func(x ast.Expr) bool {
 		switch x := x.(type) {
 		case *ast.NumberExpr:
 			return true
 		case *ast.IdentExpr:
-			// A local the loop does not change, unless it counts stored
-			// data: "index < total" with total = ZCARD pages to the end.
+			// "index < total" with total = ZCARD pages to the end of
+			// the data: no cap.
 			v := in.scope.lookup(x.Value)
 			return v != nil && !written[x.Value] && !in.writtenInClosure[x.Value] &&
 				v.val.src&(fromReply|fromWholeRead|fromDecoded) == 0
 		}
 		return false
 	}
-	nonZero := func(x ast.Expr) bool {
-		n, ok := x.(*ast.NumberExpr)
-		return ok && n.Value != "0"
+	counter := func(x ast.Expr) bool {
+		id, ok := x.(*ast.IdentExpr)
+		return ok && counters[id.Value]
 	}
 	stack := []any{e}
 	var buf []any
@@ -432,12 +436,8 @@ func (in *interp) hasCap(e ast.Expr, body []ast.Stmt) bool {
 		stack = stack[:len(stack)-1]
 		if r, ok := n.(*ast.RelationalOpExpr); ok {
 			switch r.Operator {
-			case "<", "<=", ">", ">=":
-				if fixed(r.Lhs) != fixed(r.Rhs) {
-					return true
-				}
-			case "==", "~=":
-				if nonZero(r.Lhs) != nonZero(r.Rhs) {
+			case "<", "<=", ">", ">=", "==", "~=":
+				if (counter(r.Lhs) && fixed(r.Rhs)) || (counter(r.Rhs) && fixed(r.Lhs)) {
 					return true
 				}
 			}
@@ -449,6 +449,28 @@ func (in *interp) hasCap(e ast.Expr, body []ast.Stmt) bool {
 		stack = append(stack, buf...)
 	}
 	return false
+}
+
+// passCounters are the names the body advances on every pass: "n = n + k"
+// as a statement of the body itself, not inside an if or a nested loop.
+func passCounters(body []ast.Stmt) map[string]bool {
+	out := map[string]bool{}
+	for _, s := range body {
+		a, ok := s.(*ast.AssignStmt)
+		if !ok || len(a.Lhs) != 1 || len(a.Rhs) != 1 {
+			continue
+		}
+		id, ok := a.Lhs[0].(*ast.IdentExpr)
+		if !ok {
+			continue
+		}
+		if ar, ok := a.Rhs[0].(*ast.ArithmeticOpExpr); ok && ar.Operator == "+" {
+			if l, ok := ar.Lhs.(*ast.IdentExpr); ok && l.Value == id.Value {
+				out[id.Value] = true
+			}
+		}
+	}
+	return out
 }
 
 // scanCommands are the cursor reads.
