@@ -201,7 +201,7 @@ func (in *interp) reportBound(line int, keyword string, bound value) {
 		return
 	}
 	if src&fromWholeRead != 0 {
-		in.c.reportAt(line, keyword, RuleInputBound, "%s loop runs once per item of a %s reply that holds the whole collection: the data decides how long the script blocks the server (read a page with LIMIT/COUNT or break at a fixed maximum)", keyword, orSome(bound.cmd))
+		in.c.reportAt(line, keyword, RuleInputBound, "%s loop is bounded by the size of a %s reply that holds the whole collection: the data decides how long the script blocks the server (read a page with LIMIT/COUNT or break at a fixed maximum)", keyword, orSome(bound.cmd))
 		return
 	}
 	in.c.reportAt(line, keyword, RuleInputBound, "%s loop is bounded by %s with no clamp: the caller or the data decides how long the script blocks the server (clamp it with math.min or break at a fixed maximum)", keyword, src.describe())
