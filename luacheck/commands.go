@@ -10,6 +10,7 @@ import (
 // command models redis.call/redis.pcall(name, args...): it runs the
 // command rules (LUA103, LUA2xx, LUA4xx) and returns the reply.
 func (in *interp) command(line int, via string, args []value) value {
+	in.work++
 	reply := value{kind: kReply, src: fromReply, direct: true}
 	mayKeys := true
 	defer func() { in.countCommand(mayKeys) }()

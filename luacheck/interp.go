@@ -127,6 +127,9 @@ func (l *writeLog) has(v *variable) bool {
 type loopCtx struct {
 	// paged names a paged read the body makes (see pagedRead).
 	paged string
+	// work: the body runs a command or a function that may (see
+	// interp.work); without it a pass costs only Lua work.
+	work bool
 }
 
 type interp struct {
@@ -141,6 +144,10 @@ type interp struct {
 	loops  []*loopCtx
 	holes  holeCounter
 	budget int
+	// work counts the calls that may run commands: redis.call, local
+	// functions, methods and unknown functions. A loop compares it before
+	// and after its body.
+	work int
 	// analysed records function bodies already walked, so functions never
 	// called can be walked once at the end.
 	analysed map[*ast.FunctionExpr]bool
@@ -906,6 +913,7 @@ func (in *interp) keysRead(n, line int, label string) {
 // call evaluates a function call and returns its results.
 func (in *interp) call(e *ast.FuncCallExpr) []value {
 	if e.Receiver != nil {
+		in.work++
 		in.expr(e.Receiver)
 		for _, a := range e.Args {
 			in.expr(a)
@@ -917,9 +925,11 @@ func (in *interp) call(e *ast.FuncCallExpr) []value {
 	args := in.exprList(e.Args)
 	line := e.Line()
 	if f.kind != kFunc {
+		in.work++
 		return []value{unknown}
 	}
 	if f.fn != nil {
+		in.work++
 		return in.callFunction(*f.fn, args, line, nil)
 	}
 	arg := func(i int) value {
