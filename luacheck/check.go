@@ -53,6 +53,18 @@ type Options struct {
 	// KEYS[i] with no "{" before it shares its slot: LUA202 is quiet. A
 	// "-- slotlint:keys-tagged" comment in the script says the same.
 	KeysTagged bool
+	// Prelude is text prepended to the script before checking (a helper
+	// file the application joins with each body), read from PreludeFile;
+	// findings in it are reported there.
+	Prelude     string
+	PreludeFile string
+	// Includes resolves BullMQ-style `--- @include "name"` lines, relative
+	// to Filename, before checking.
+	Includes bool
+	// Globals are names defined elsewhere (by a prelude the checker does
+	// not see), separated by commas: reading or assigning them is not a
+	// finding. (A string keeps Options comparable, for Cache.)
+	Globals string
 	// MaxBytes and MaxDepth cap the input; zero means the default.
 	MaxBytes int
 	MaxDepth int
@@ -169,6 +181,9 @@ func Analyze(src []byte, opts Options) *Result {
 	}
 	if opts.MaxDepth <= 0 {
 		opts.MaxDepth = DefaultMaxDepth
+	}
+	if needsAssembly(src, opts) {
+		return analyzeJoined(src, opts)
 	}
 	res := &Result{Hash: sha256.Sum256(src)}
 	c := &checker{opts: opts, res: res}

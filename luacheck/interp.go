@@ -172,6 +172,11 @@ func (in *interp) runChunk(chunk []ast.Stmt, closureWrites map[string]bool) {
 	in.budget = budgetPerNode * (len(in.c.toks.list) + 16)
 	in.writtenInClosure = closureWrites
 	in.scope = &scope{decls: new(uint32)}
+	for name := range strings.SplitSeq(in.c.opts.Globals, ",") {
+		if name = strings.TrimSpace(name); name != "" {
+			in.scope.declare(name, unknown)
+		}
+	}
 	in.frame = &frame{vararg: true, noWrites: in.c.flags.noWrites || in.c.opts.ReadOnly, allowCross: in.c.flags.allowCrossSlot}
 	in.block(chunk)
 	// Functions never called: analyse their bodies with unknown parameters.

@@ -35,6 +35,9 @@ func runLua(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	readOnly := fset.Bool("readonly", false, "the scripts run with EVAL_RO/FCALL_RO")
 	keysTagged := fset.Bool("keys-tagged", false, "every KEYS[i] the scripts get carries a hash tag: keys derived from KEYS[i] are not LUA202 (as a \"-- slotlint:keys-tagged\" comment in a script)")
 	argLoops := fset.Bool("arg-loops", false, "also report loops over the request's own arguments (#KEYS, #ARGV, ipairs(KEYS)) as LUA102")
+	prelude := fset.String("prelude", "", "a Lua `file` the application prepends to each script before running it; its findings are reported in it")
+	globals := fset.String("globals", "", "comma-separated `names` defined elsewhere (by a prelude the checker does not see)")
+	includes := fset.Bool("includes", true, `resolve BullMQ-style "--- @include \"name\"" lines relative to the script`)
 	listRules := fset.Bool("rules", false, "list the rules and exit")
 	fset.Usage = func() {
 		fmt.Fprintln(stderr, "usage: slotlint lua [flags] FILE|DIR...")
@@ -61,6 +64,15 @@ func runLua(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 
+	var preludeText string
+	if *prelude != "" {
+		b, err := os.ReadFile(*prelude)
+		if err != nil {
+			fmt.Fprintf(stderr, "slotlint lua: -prelude: %v\n", err)
+			return 2
+		}
+		preludeText = string(b)
+	}
 	files, err := luaFiles(fset.Args())
 	if err != nil {
 		fmt.Fprintf(stderr, "slotlint lua: %v\n", err)
@@ -74,12 +86,16 @@ func runLua(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	results := luacheck.CheckFiles(files, 0, func(file string, src []byte) luacheck.Options {
 		opts := luacheck.Options{
-			NumKeys:    *keys,
-			KeysKnown:  *keys >= 0,
-			Function:   *function || luacheck.IsLibrary(src),
-			ReadOnly:   *readOnly,
-			KeysTagged: *keysTagged,
-			ArgLoops:   *argLoops,
+			NumKeys:     *keys,
+			KeysKnown:   *keys >= 0,
+			Function:    *function || luacheck.IsLibrary(src),
+			ReadOnly:    *readOnly,
+			KeysTagged:  *keysTagged,
+			ArgLoops:    *argLoops,
+			Prelude:     preludeText,
+			PreludeFile: *prelude,
+			Globals:     *globals,
+			Includes:    *includes,
 		}
 		if *keysFromName {
 			if n, ok := luacheck.KeysFromFilename(file); ok {

@@ -190,3 +190,36 @@ func TestLuaKeysTagged(t *testing.T) {
 		t.Errorf("with -keys-tagged: code %d\n%s", code, out)
 	}
 }
+
+// TestLuaMultiFile: -prelude, -globals and includes (on by default) give
+// the helpers' definitions, and findings name the file they are in.
+func TestLuaMultiFile(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"helpers.lua":            "local function lockKey(k) return k .. ':lock' end\n",
+		"body.lua":               "return redis.call('GET', lockKey(KEYS[1]))\n",
+		"queue/push.lua":         "--- @include \"includes/key\"\nreturn redis.call('LPUSH', jobKey(ARGV[1]), 1)\n",
+		"queue/includes/key.lua": "local function jobKey(id) return 'job:' .. id end\n",
+	})
+	body := filepath.Join(dir, "body.lua")
+	if code, out, _ := runLuaCmd(t, body); code != 1 || !strings.Contains(out, "LUA302 global lockKey") {
+		t.Errorf("alone: %d %s", code, out)
+	}
+	code, out, _ := runLuaCmd(t, "-prelude", filepath.Join(dir, "helpers.lua"), body)
+	if code != 1 || !strings.HasPrefix(out, body+":1:19: LUA202") || strings.Count(out, "\n") != 1 {
+		t.Errorf("with -prelude: %d %s", code, out)
+	}
+	if code, out, _ := runLuaCmd(t, "-globals", "lockKey", body); code != 0 {
+		t.Errorf("with -globals: %d %s", code, out)
+	}
+	push := filepath.Join(dir, "queue/push.lua")
+	code, out, _ = runLuaCmd(t, push)
+	if code != 1 || !strings.HasPrefix(out, push+":2:19: LUA201 LPUSH key \"job:\" .. ARGV[1]") {
+		t.Errorf("includes: %d %s", code, out)
+	}
+	if code, out, _ := runLuaCmd(t, "-includes=false", push); !strings.Contains(out, "LUA302 global jobKey") || code != 1 {
+		t.Errorf("-includes=false: %d %s", code, out)
+	}
+	if code, _, errOut := runLuaCmd(t, "-prelude", filepath.Join(dir, "nope.lua"), body); code != 2 || !strings.Contains(errOut, "-prelude") {
+		t.Errorf("missing prelude: %d %s", code, errOut)
+	}
+}

@@ -1,0 +1,206 @@
+package luacheck
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Multi-file scripts: a prelude the application prepends (a helper file
+// joined with each body at run time), and BullMQ-style include directives
+//
+//	--- @include "includes/addJob"
+//
+// which the library replaces with the named file (relative to the including
+// file, ".lua" added when the name has no extension; each file once). The
+// checker analyses the joined text, as Redis receives it, and maps each
+// finding back to the file and line its code comes from.
+
+// maxIncludes bounds the files one script may pull in (BullMQ's largest
+// scripts include about 40).
+const maxIncludes = 256
+
+// segment: lines from..from+n-1 of the joined script are lines
+// line..line+n-1 of file.
+type segment struct {
+	from, n int
+	file    string
+	line    int
+}
+
+type assembler struct {
+	out   bytes.Buffer
+	segs  []segment
+	lines int
+	seen  map[string]bool
+	found []Finding // unreadable includes
+}
+
+// emit appends one line of file (without its line break).
+func (a *assembler) emit(file string, line int, text []byte) {
+	a.lines++
+	if n := len(a.segs); n > 0 {
+		s := &a.segs[n-1]
+		if s.file == file && s.line+s.n == line && s.from+s.n == a.lines {
+			s.n++
+			a.out.Write(text)
+			a.out.WriteByte('\n')
+			return
+		}
+	}
+	a.segs = append(a.segs, segment{from: a.lines, n: 1, file: file, line: line})
+	a.out.Write(text)
+	a.out.WriteByte('\n')
+}
+
+// add appends src (named file) from its line first on, resolving includes.
+func (a *assembler) add(file string, src []byte, first int, includes bool) {
+	line := 0
+	for text := range bytes.Lines(src) {
+		line++
+		text = bytes.TrimRight(text, "\r\n")
+		if line < first {
+			continue
+		}
+		if name, ok := includeDirective(text); ok && includes {
+			a.include(file, line, bytes.Index(text, []byte("@include"))+1, name)
+			continue
+		}
+		a.emit(file, line, text)
+	}
+}
+
+func (a *assembler) include(from string, line, col int, name string) {
+	path := name
+	if filepath.Ext(path) == "" {
+		path += ".lua"
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(filepath.Dir(from), path)
+	}
+	path = filepath.Clean(path)
+	fail := func(format string, args ...any) {
+		a.found = append(a.found, Finding{Pos: Position{File: from, Line: line, Column: col}, Rule: RuleSyntax, Message: sprintf(format, args...)})
+	}
+	switch {
+	case a.seen[path]:
+		return // included once, as the library does
+	case len(a.seen) >= maxIncludes:
+		fail("include %q not resolved: more than %d included files, the checker's bound", name, maxIncludes)
+		return
+	}
+	a.seen[path] = true
+	src, err := readLimited(path, DefaultMaxBytes, nil)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			fail("included file %s does not exist: the script cannot be assembled", path)
+		} else {
+			fail("included file %s cannot be read: %v", path, err)
+		}
+		return
+	}
+	a.add(path, src, 1, true)
+}
+
+// includeDirective reads `--- @include "name"` (any number of dashes,
+// single or double quotes).
+func includeDirective(line []byte) (string, bool) {
+	s := strings.TrimSpace(string(line))
+	if !strings.HasPrefix(s, "--") {
+		return "", false
+	}
+	s = strings.TrimSpace(strings.TrimLeft(s, "-"))
+	rest, ok := strings.CutPrefix(s, "@include")
+	if !ok {
+		return "", false
+	}
+	rest = strings.TrimSpace(rest)
+	if len(rest) < 2 || (rest[0] != '"' && rest[0] != '\'') {
+		return "", false
+	}
+	end := strings.IndexByte(rest[1:], rest[0])
+	if end <= 0 {
+		return "", false
+	}
+	return rest[1 : 1+end], true
+}
+
+// needsAssembly: the options or the text call for joining files.
+func needsAssembly(src []byte, opts Options) bool {
+	return opts.Prelude != "" || (opts.Includes && bytes.Contains(src, []byte("@include")))
+}
+
+// assemble joins the prelude, the script and its includes. A shebang
+// stays on the first line.
+func assemble(src []byte, opts Options) ([]byte, []segment, []Finding) {
+	a := &assembler{seen: map[string]bool{}}
+	file := opts.Filename
+	if file != "" {
+		a.seen[filepath.Clean(file)] = true
+	}
+	first := 1
+	if bytes.HasPrefix(bytes.TrimPrefix(src, []byte("\xEF\xBB\xBF")), []byte("#!")) {
+		end := bytes.IndexByte(src, '\n')
+		if end < 0 {
+			end = len(src)
+		}
+		a.emit(file, 1, bytes.TrimRight(src[:end], "\r"))
+		first = 2
+	}
+	if opts.Prelude != "" {
+		a.add(opts.PreludeFile, []byte(opts.Prelude), 1, opts.Includes)
+	}
+	a.add(file, src, first, opts.Includes)
+	return a.out.Bytes(), a.segs, a.found
+}
+
+// mapBack rewrites a position of the joined script to its file and line.
+func mapBack(p Position, segs []segment) Position {
+	i, found := slices.BinarySearchFunc(segs, p.Line, func(s segment, line int) int {
+		switch {
+		case line < s.from:
+			return 1
+		case line >= s.from+s.n:
+			return -1
+		}
+		return 0
+	})
+	if !found {
+		if i > 0 {
+			i--
+		}
+		if i >= len(segs) {
+			return p
+		}
+	}
+	s := segs[i]
+	p.File = s.file
+	p.Line = s.line + min(max(p.Line-s.from, 0), s.n-1)
+	return p
+}
+
+// analyzeJoined analyses the assembled script and maps the result back.
+func analyzeJoined(src []byte, opts Options) *Result {
+	joined, segs, found := assemble(src, opts)
+	inner := opts
+	inner.Prelude, inner.Includes = "", false
+	res := Analyze(joined, inner)
+	for i := range res.Findings {
+		res.Findings[i].Pos = mapBack(res.Findings[i].Pos, segs)
+	}
+	for i := range res.Keys {
+		res.Keys[i].Pos = mapBack(res.Keys[i].Pos, segs)
+	}
+	for i := range res.Functions {
+		res.Functions[i].Pos = mapBack(res.Functions[i].Pos, segs)
+	}
+	res.Findings = append(res.Findings, found...)
+	slices.SortStableFunc(res.Findings, func(a, b Finding) int {
+		return cmp.Or(strings.Compare(a.Pos.File, b.Pos.File), cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Column, b.Pos.Column), strings.Compare(a.Rule, b.Rule))
+	})
+	return res
+}

@@ -1,0 +1,89 @@
+package luacheck
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, src := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func positions(fs []Finding, base string) []string {
+	var out []string
+	for _, f := range fs {
+		p := f.Pos
+		p.File = strings.TrimPrefix(p.File, base+string(filepath.Separator))
+		out = append(out, p.String()+" "+f.Rule)
+	}
+	return out
+}
+
+// TestIncludes: BullMQ-style includes are resolved relative to the
+// including file, each file once, and findings land in the file and line
+// where their code is.
+func TestIncludes(t *testing.T) {
+	dir := writeTree(t, map[string]string{
+		"moveToActive-2.lua":  "--[[ move a job ]]\n--- @include \"includes/addJob\"\n--- @include \"includes/stats\"\nlocal id = addJob(KEYS[1], ARGV[1])\nbump(KEYS[2])\nreturn id\n",
+		"includes/addJob.lua": "--- @include \"stats\"\nlocal function addJob(q, data)\n  local id = redis.call('INCR', q .. ':id')\n  redis.call('HSET', 'job:' .. id, 'data', data)\n  bump(q)\n  return id\nend\n",
+		"includes/stats.lua":  "local function bump(q)\n  return redis.call('INCR', 'stats:total')\nend\n",
+		"broken.lua":          "--- @include \"includes/missing\"\nreturn 1\n",
+	})
+	main := filepath.Join(dir, "moveToActive-2.lua")
+	src, _ := os.ReadFile(main)
+	got := positions(Check(src, Options{Filename: main, Includes: true}), dir)
+	want := []string{
+		"includes/addJob.lua:3:25 LUA202", // INCR q .. ':id'
+		"includes/addJob.lua:4:14 LUA201", // HSET 'job:' .. id
+		"includes/stats.lua:2:21 LUA201",  // INCR 'stats:total'
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("with includes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// Unresolved, the helpers are missing globals of the script itself.
+	got = positions(Check(src, Options{Filename: main}), dir)
+	if strings.Join(got, " ") != "moveToActive-2.lua:4:12 LUA302 moveToActive-2.lua:5:1 LUA302" {
+		t.Errorf("without includes: %v", got)
+	}
+	broken := filepath.Join(dir, "broken.lua")
+	src, _ = os.ReadFile(broken)
+	f := only(t, Check(src, Options{Filename: broken, Includes: true}), RuleSyntax)
+	if f.Pos.File != broken || f.Pos.Line != 1 || !strings.Contains(f.Message, "does not exist") {
+		t.Errorf("missing include: %v", f)
+	}
+}
+
+// TestPreludeAndGlobals: a prelude joined before the body defines its
+// helpers; findings in either map back; -globals names are defined.
+func TestPreludeAndGlobals(t *testing.T) {
+	prelude := "local function lockKey(k)\n  return k .. ':lock'\nend\nlocal unused = redis.call('GET', 'config')\n"
+	body := "#!lua flags=no-writes\nlocal k = lockKey(KEYS[1])\nreturn redis.call('GET', k)\n"
+	fs := Analyze([]byte(body), Options{Filename: "body.lua", Prelude: prelude, PreludeFile: "prelude.lua"})
+	got := positions(fs.Findings, "")
+	want := "body.lua:3:19 LUA202 prelude.lua:4:27 LUA201"
+	if strings.Join(got, " ") != want {
+		t.Errorf("with prelude: %v, want %s", got, want)
+	}
+	if strings.Join(fs.Flags, ",") != "no-writes" {
+		t.Errorf("shebang flags after a prelude: %v", fs.Flags)
+	}
+	if got := rules(Check([]byte(body), Options{Filename: "body.lua"})); strings.Join(got, " ") != "LUA302" {
+		t.Errorf("without prelude: %v", got)
+	}
+	if got := Check([]byte(body), Options{Filename: "body.lua", Globals: "lockKey, other"}); len(got) != 0 {
+		t.Errorf("with globals: %v", got)
+	}
+}
