@@ -39,7 +39,10 @@
 //     library's Obtain, Lock, TryLock): another client's update between
 //     the two is lost. Filling a missing value (the read only compared
 //     with its zero value, or only its error checked) is not reported:
-//     whoever wins writes the same thing. Use INCRBY/HINCRBY,
+//     whoever wins writes the same thing. Nor is a loop whose write
+//     follows the read only in a later iteration, when the write's key is
+//     built anew each iteration or its value does not come from the read
+//     (write, read back, check, go on). Use INCRBY/HINCRBY,
 //     runtime's Client.MaxUpdate, a script, or WATCH with TxPipelined.
 //
 // Suppress one finding with //slotlint:ignore SL1304 reason.

@@ -36,7 +36,7 @@ func (c *checker) lostUpdate() {
 					t = newTaint(f, r.at)
 				}
 				byValue := w.value != nil && t.mentions(w.value)
-				if !byValue && !f.decidedBy(r.at, w.at, t.decides) {
+				if !byValue && (onlyNextIteration(f, r, w) || !f.decidedBy(r.at, w.at, t.decides)) {
 					continue
 				}
 				c.r.Report("SL1304", w.at, nil, "%s", lostUpdateMessage(r, w, byValue, byValue && arithmetic(c.x.Origin(w.value), t)))
@@ -58,6 +58,15 @@ func (c *checker) sameKeyAfter(f *fn, r, w *event) bool {
 		return false
 	}
 	return r.field == nil || c.x.Vary(w.fkey, loop).Equal(r.fkey)
+}
+
+// onlyNextIteration reports whether the write follows the read only in a
+// later iteration of a loop around both. A read that then decides nothing
+// but whether the loop goes on (write, read back, check) gives the write
+// nothing: the write's value does not come from it, and no update is lost.
+func onlyNextIteration(f *fn, r, w *event) bool {
+	loop := f.loopAround(r.at, w.at)
+	return loop != nil && !f.beforeInIteration(r.at, w.at, loop)
 }
 
 // underLock reports whether a lock is taken before the read on some path

@@ -272,13 +272,14 @@ func writeThenVerify(rdb *redis.Client, worker int, n int) error {
 	return nil
 }
 
-// The same loop over one key per worker: the next iteration's SET of the
-// same key is decided by this iteration's GET.
+// Silent too over one key per worker: the GET only decides whether the
+// next iteration runs, and the SET there writes a value of its own, not
+// one taken from the GET.
 func writeThenVerifyOneKey(rdb *redis.Client, worker int, n int) error {
 	key := "noise:" + strconv.Itoa(worker)
 	for i := 0; i < n; i++ {
 		want := "v" + strconv.Itoa(i)
-		if err := rdb.Set(ctx, key, want, 0).Err(); err != nil { // want `SET of "noise:" \+ strconv.Itoa\(worker\) depends on the GET before it`
+		if err := rdb.Set(ctx, key, want, 0).Err(); err != nil {
 			return err
 		}
 		if got, err := rdb.Get(ctx, key).Result(); err != nil || got != want {
@@ -294,5 +295,26 @@ func perItemTotals(rdb *redis.Client, items []string) {
 	for _, item := range items {
 		n, _ := rdb.Get(ctx, "total:"+item).Int()
 		rdb.Set(ctx, "total:"+item, n+1, 0) // want `SET of "total:" \+ item depends on the GET before it`
+	}
+}
+
+// The value read in one iteration is written in the next: a lost update
+// across the loop's back edge.
+func carryOver(rdb *redis.Client, n int) {
+	var prev int64
+	for i := 0; i < n; i++ {
+		rdb.Set(ctx, "carry", prev+1, 0) // want `SET of "carry" depends on the GET before it`
+		prev, _ = rdb.Get(ctx, "carry").Int64()
+	}
+}
+
+// A read that decides, within one iteration, whether to write: still a
+// race between the check and the write.
+func maxPerIteration(rdb *redis.Client, vals []int64) {
+	for _, v := range vals {
+		cur, _ := rdb.Get(ctx, "best").Int64()
+		if cur < v {
+			rdb.Set(ctx, "best", v, 0) // want `SET of "best" depends on the GET before it`
+		}
 	}
 }
