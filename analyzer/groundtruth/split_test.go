@@ -106,9 +106,10 @@ func TestSplittingClient(t *testing.T) {
 	s := newSplitting(addrs)
 	t.Cleanup(func() { s.rdb.Close() })
 	plain := redistest.Cluster(t)
+	node := redistest.ClusterNode(t)
 	prefix := redistest.Prefix(t)
 	ctx := context.Background()
-	crossMGet, crossDel := 0, 0
+	crossMGet, crossDel, crossNode := 0, 0, 0
 	for i := range 50 {
 		id := fmt.Sprintf("%s%d", prefix, i)
 		a, b := "gt:split:a:"+id, "gt:split:b:"+id
@@ -128,15 +129,18 @@ func TestSplittingClient(t *testing.T) {
 		if err := plain.Del(ctx, a, b).Err(); isCrossSlot(err) {
 			crossDel++
 		}
+		if err := node.Del(ctx, a, b).Err(); isCrossSlot(err) {
+			crossNode++
+		}
 		n, err := s.delSplit(ctx, id)
 		if err != nil || n != 2 {
 			t.Fatalf("DEL through the splitting client, id %q: %d, %v (want 2 deleted)", id, n, err)
 		}
 	}
-	if crossMGet == 0 || crossDel == 0 {
-		t.Fatalf("no input put the keys in two slots (MGET CROSSSLOT %d, DEL %d of 50)", crossMGet, crossDel)
+	if crossMGet == 0 || crossDel == 0 || crossNode == 0 {
+		t.Fatalf("no input put the keys in two slots (CROSSSLOT of 50: MGET %d, DEL %d through the default cluster client, DEL %d through a plain node client)", crossMGet, crossDel, crossNode)
 	}
-	t.Logf("default client: CROSSSLOT for MGET %d/50, DEL %d/50; splitting client: all succeeded", crossMGet, crossDel)
+	t.Logf("CROSSSLOT of 50: MGET %d, DEL %d through the default cluster client, DEL %d through a plain node client; the splitting client: all succeeded", crossMGet, crossDel, crossNode)
 }
 
 // TestTxCrossSlotRefusedBeforeSending checks what SL1003's doc says of

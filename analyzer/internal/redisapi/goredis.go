@@ -57,11 +57,16 @@ type collector struct {
 // with a literal command name, transactions and scripts.
 func collectGoRedis(pass *analysis.Pass, x *keyexpr.Extractor, res *Result) {
 	c := &collector{pass: pass, x: x, res: res, txOf: map[*types.Var]*Tx{}, heldTx: map[*ast.CallExpr]*Tx{}}
-	c.splitBy = c.splitters(pass.Files)
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
 	// A callback held in a variable is written before the call that runs
 	// it: bind its pipeliner first, so its commands join the transaction.
-	ins.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) { c.heldCallback(n.(*ast.CallExpr)) })
+	// A client configured to split commands per slot may be configured
+	// after (or in another function than) its calls: note it first too.
+	ins.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
+		c.heldCallback(n.(*ast.CallExpr))
+		c.splitter(n.(*ast.CallExpr))
+	})
+	c.storedSplitters(pass.Files)
 	ins.Preorder([]ast.Node{(*ast.AssignStmt)(nil), (*ast.CallExpr)(nil)}, func(n ast.Node) {
 		switch n := n.(type) {
 		case *ast.AssignStmt:

@@ -16,68 +16,63 @@ var MultiShard = map[string]bool{
 	"DEL": false, "UNLINK": false, "MSET": false, "MSETNX": false,
 }
 
-// splitters finds the go-redis cluster clients configured to follow the
-// server's request policies: c.SetCommandInfoResolver(c.NewDynamicResolver())
-// (go-redis v9.18 and later). The variable or field holding such a client
-// is recorded, and so is a field or variable the configured client is then
-// stored in (s.rdb = rdb, &store{rdb: rdb}).
-func (c *collector) splitters(files []*ast.File) map[types.Object]bool {
-	var out map[types.Object]bool
-	for _, f := range files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok || len(call.Args) != 1 {
-				return true
-			}
-			fn, recv, ok := c.goRedisMethod(call)
-			if !ok || recv != "ClusterClient" || fn.Name() != "SetCommandInfoResolver" {
-				return true
-			}
-			arg, ok := ast.Unparen(call.Args[0]).(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			if afn, _, ok := c.goRedisMethod(arg); !ok || afn.Name() != "NewDynamicResolver" {
-				return true
-			}
-			if obj := c.clientObject(call.Fun.(*ast.SelectorExpr).X); obj != nil {
-				if out == nil {
-					out = map[types.Object]bool{}
-				}
-				out[obj] = true
-			}
-			return true
-		})
+// splitter notes a call c.SetCommandInfoResolver(c.NewDynamicResolver())
+// (go-redis v9.18 and later): the variable or field holding c is a cluster
+// client that follows the server's request policies.
+func (c *collector) splitter(call *ast.CallExpr) {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "SetCommandInfoResolver" || len(call.Args) != 1 {
+		return
 	}
-	if out == nil {
-		return nil
+	fn, recv, ok := c.goRedisMethod(call)
+	if !ok || recv != "ClusterClient" || fn.Name() != "SetCommandInfoResolver" {
+		return
 	}
-	// One step of copies: a configured local stored in a field or another
-	// variable.
+	arg, ok := ast.Unparen(call.Args[0]).(*ast.CallExpr)
+	if !ok {
+		return
+	}
+	if afn, _, ok := c.goRedisMethod(arg); !ok || afn.Name() != "NewDynamicResolver" {
+		return
+	}
+	if obj := c.clientObject(sel.X); obj != nil {
+		if c.splitBy == nil {
+			c.splitBy = map[types.Object]bool{}
+		}
+		c.splitBy[obj] = true
+	}
+}
+
+// storedSplitters adds, after splitter, one step of copies: a configured
+// client stored in a field or another variable (s.rdb = rdb,
+// &store{rdb: rdb}).
+func (c *collector) storedSplitters(files []*ast.File) {
+	if len(c.splitBy) == 0 {
+		return
+	}
 	for _, f := range files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.AssignStmt:
 				if len(n.Lhs) == len(n.Rhs) {
 					for i, r := range n.Rhs {
-						if out[c.clientObject(r)] {
+						if c.splitBy[c.clientObject(r)] {
 							if obj := c.clientObject(n.Lhs[i]); obj != nil {
-								out[obj] = true
+								c.splitBy[obj] = true
 							}
 						}
 					}
 				}
 			case *ast.KeyValueExpr:
-				if id, ok := n.Key.(*ast.Ident); ok && out[c.clientObject(n.Value)] {
+				if id, ok := n.Key.(*ast.Ident); ok && c.splitBy[c.clientObject(n.Value)] {
 					if fld, ok := c.pass.TypesInfo.Uses[id].(*types.Var); ok && fld.IsField() {
-						out[fld] = true
+						c.splitBy[fld] = true
 					}
 				}
 			}
 			return true
 		})
 	}
-	return out
 }
 
 // clientObject is the variable or field an expression reads or writes.
