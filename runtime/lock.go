@@ -404,7 +404,7 @@ func (c *Client) wait(ctx context.Context, g *gate, wakeKey string, attempt int,
 		// BLPOP takes seconds with millisecond precision; round up so a
 		// short delay does not become 0, which would block forever.
 		ms := max(d.Milliseconds(), 1)
-		v, err := c.blpop(ctx, b, wakeKey, strconv.FormatFloat(float64(ms)/1000, 'f', 3, 64))
+		v, err := c.blpop(ctx, b, wakeKey, time.Duration(ms)*time.Millisecond)
 		switch {
 		case err == nil:
 			var t int64
@@ -429,25 +429,38 @@ func (c *Client) wait(ctx context.Context, g *gate, wakeKey string, attempt int,
 	return c.sleep(ctx, g, c.backoff(attempt, r.holderTTL, c.maxBackoff))
 }
 
-// blpop runs BLPOP on the wake-up list and returns when it answers or ctx
-// ends, whichever is first: go-redis bounds a blocking command by its
-// timeout, not by the context (cancel took up to the whole BLPOP, ~0.5s).
-// A ticket that arrives for a caller that has left goes back on the list
-// for the next waiter, so the hand-off is not lost with it.
-func (c *Client) blpop(ctx context.Context, b blocker, wakeKey, timeout string) ([]any, error) {
+// blpopLate is how long after its timeout a BLPOP is given up locally.
+const blpopLate = 2 * time.Millisecond
+
+// blpop runs BLPOP on the wake-up list for d and returns when it answers,
+// when ctx ends or shortly after d, whichever is first: go-redis bounds a
+// blocking command by its timeout, not by the context (cancel took up to
+// the whole BLPOP, ~0.5s), and an idle Redis notices a blocked client's
+// timeout only at its next cron tick (every 100ms at the default hz), so a
+// waiter took over a lock that expired ~100ms late. A ticket that arrives
+// for a caller that has left goes back on the list for the next waiter, so
+// the hand-off is not lost with it. Giving up after d counts as a timeout
+// (redis.Nil).
+func (c *Client) blpop(ctx context.Context, b blocker, wakeKey string, d time.Duration) ([]any, error) {
 	type result struct {
 		v   []any
 		err error
 	}
 	ch := make(chan result, 1)
 	go func() {
+		timeout := strconv.FormatFloat(d.Seconds(), 'f', 3, 64)
 		v, err := b.Do(ctx, "BLPOP", wakeKey, timeout).Slice()
 		ch <- result{v, err}
 	}()
+	late := time.NewTimer(d + blpopLate)
+	defer late.Stop()
+	var err error = redis.Nil
 	select {
 	case r := <-ch:
 		return r.v, r.err
+	case <-late.C:
 	case <-ctx.Done():
+		err = ctx.Err()
 	}
 	go func() {
 		r := <-ch
@@ -458,7 +471,7 @@ func (c *Client) blpop(ctx context.Context, b blocker, wakeKey, timeout string) 
 			c.returnTicket(wakeKey, ticket)
 		}
 	}()
-	return nil, ctx.Err()
+	return nil, err
 }
 
 // returnTicket puts a ticket back on the wake-up list as release.lua left
