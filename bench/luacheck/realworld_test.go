@@ -1,0 +1,156 @@
+package luacheckbench
+
+import (
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/slotlint/slotlint/luacheck"
+)
+
+// The real-world set is public scripts kept outside every repository
+// (their licences are their authors'); SLOTLINT_LUA_CORPUS names the
+// directory to walk for *.lua files. Without it these benchmarks skip.
+const corpusEnv = "SLOTLINT_LUA_CORPUS"
+
+func realWorld(b *testing.B) ([]string, int64) {
+	b.Helper()
+	dir := os.Getenv(corpusEnv)
+	if dir == "" {
+		b.Skip(corpusEnv + " is not set: no real-world scripts to check")
+	}
+	var paths []string
+	var total int64
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".lua") {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		paths = append(paths, p)
+		total += info.Size()
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	sort.Strings(paths)
+	return paths, total
+}
+
+var luacheckArgs = []string{"--no-config", "--no-cache", "--formatter", "plain", "--std", "lua51",
+	"--globals", "redis", "KEYS", "ARGV", "cjson", "cmsgpack", "struct", "bit", "--"}
+
+// BenchmarkRealWorldInterleaved runs slotlint and Debian's luacheck as
+// whole processes over the real-world set, alternately in every
+// iteration, and reports files/s, CPU time per file and page faults per
+// run for each. The "one-file" pair runs each tool on the smallest script,
+// which is almost all start-up.
+func BenchmarkRealWorldInterleaved(b *testing.B) {
+	paths, total := realWorld(b)
+	lc, err := exec.LookPath("luacheck")
+	if err != nil {
+		b.Skip("luacheck is not installed (Debian: apt-get install lua-check)")
+	}
+	bin := buildSlotlint(b)
+	for _, set := range []struct {
+		name  string
+		paths []string
+	}{{"all", paths}, {"one-file", smallest(b, paths)}} {
+		b.Run(set.name, func(b *testing.B) {
+			slotArgs := append([]string{"lua"}, set.paths...)
+			lcArgs := append(append([]string{}, luacheckArgs...), set.paths...)
+			var slot, other, slotCPU, otherCPU time.Duration
+			var slotFaults, otherFaults int64
+			for b.Loop() {
+				start := time.Now()
+				ps := runTool(b, bin, slotArgs)
+				mid := time.Now()
+				po := runTool(b, lc, lcArgs)
+				slot += mid.Sub(start)
+				other += time.Since(mid)
+				slotCPU += ps.UserTime() + ps.SystemTime()
+				otherCPU += po.UserTime() + po.SystemTime()
+				slotFaults += minorFaults(ps)
+				otherFaults += minorFaults(po)
+			}
+			runs := float64(b.N)
+			files := float64(len(set.paths)) * runs
+			b.ReportMetric(files/slot.Seconds(), "slotlint-files/s")
+			b.ReportMetric(files/other.Seconds(), "luacheck-files/s")
+			b.ReportMetric(other.Seconds()/slot.Seconds(), "speedup")
+			b.ReportMetric(slotCPU.Seconds()*1e3/runs, "slotlint-cpu-ms/run")
+			b.ReportMetric(otherCPU.Seconds()*1e3/runs, "luacheck-cpu-ms/run")
+			b.ReportMetric(otherCPU.Seconds()/slotCPU.Seconds(), "cpu-speedup")
+			b.ReportMetric(float64(slotFaults)/runs, "slotlint-minflt/run")
+			b.ReportMetric(float64(otherFaults)/runs, "luacheck-minflt/run")
+		})
+	}
+	b.Logf("%d files, %d bytes", len(paths), total)
+}
+
+// BenchmarkRealWorldFiles checks each real-world file in-process and logs
+// the ten that take longest, with their share of the whole: where the
+// checking time of real files goes.
+func BenchmarkRealWorldFiles(b *testing.B) {
+	paths, total := realWorld(b)
+	srcs := make([][]byte, len(paths))
+	for i, p := range paths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		srcs[i] = src
+	}
+	per := make([]time.Duration, len(paths))
+	b.SetBytes(total)
+	for b.Loop() {
+		for i, src := range srcs {
+			start := time.Now()
+			luacheck.Check(src, luacheck.Options{Filename: paths[i]})
+			per[i] += time.Since(start)
+		}
+	}
+	var sum time.Duration
+	order := make([]int, len(paths))
+	for i := range order {
+		order[i] = i
+		sum += per[i]
+	}
+	sort.Slice(order, func(x, y int) bool { return per[order[x]] > per[order[y]] })
+	for _, i := range order[:min(10, len(order))] {
+		b.Logf("%6.2f ms  %4.1f%%  %6d bytes  %s", per[i].Seconds()*1e3/float64(b.N),
+			100*per[i].Seconds()/sum.Seconds(), len(srcs[i]), paths[i])
+	}
+	b.ReportMetric(float64(len(paths))*float64(b.N)/b.Elapsed().Seconds(), "files/s")
+}
+
+func smallest(b *testing.B, paths []string) []string {
+	b.Helper()
+	best, size := "", int64(-1)
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if size < 0 || info.Size() < size {
+			best, size = p, info.Size()
+		}
+	}
+	return []string{best}
+}
+
+func minorFaults(ps *os.ProcessState) int64 {
+	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+		return ru.Minflt
+	}
+	return 0
+}
