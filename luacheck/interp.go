@@ -151,7 +151,10 @@ type interp struct {
 	// analysed records function bodies already walked, so functions never
 	// called can be walked once at the end.
 	analysed map[*ast.FunctionExpr]bool
-	pending  []function
+	// active are the function bodies being analysed, innermost last: a
+	// call to one of them is recursion, which is not inlined again.
+	active  []*ast.FunctionExpr
+	pending []function
 	// writtenInClosure names locals assigned inside some function body:
 	// such a variable can change behind a loop's back.
 	writtenInClosure map[string]bool
@@ -1082,13 +1085,19 @@ func (in *interp) callFunction(f function, args []value, line int, fr *frame) []
 		return []value{unknown}
 	}
 	if fr == nil {
-		if in.frame.inline >= maxInline || in.budget <= 0 {
+		if in.frame.inline >= maxInline || in.budget <= 0 || slices.Contains(in.active, f.def) {
+			// Inlining a recursive call again re-walks the same body with
+			// the same unknowns, twice per call site and level: on two
+			// recursive job-queue helpers of the real-world set that was
+			// the whole step budget (BENCHMARKS.md).
 			return []value{unknown}
 		}
 		fr = &frame{vararg: f.def.ParList.HasVargs, inline: in.frame.inline + 1,
 			fnName: in.frame.fnName, noWrites: in.frame.noWrites, allowCross: in.frame.allowCross}
 	}
 	in.analysed[f.def] = true
+	in.active = append(in.active, f.def)
+	defer func() { in.active = in.active[:len(in.active)-1] }()
 	fr.implicitArg = f.def.ParList.HasVargs
 	savedScope, savedFrame, savedLogs, savedLoops := in.scope, in.frame, in.logs, in.loops
 	in.scope = &scope{parent: f.env, seen: f.seen, limited: true, decls: f.env.counter()}
