@@ -260,7 +260,7 @@ func (c *Client) runCalls(ctx context.Context, calls []*batchCall) error {
 	for i, call := range calls {
 		plain[i] = call.Call
 	}
-	cmds, err := c.RunPipelined(ctx, plain)
+	cmds, err := c.runPipelined(ctx, plain)
 	for i, call := range calls {
 		if err != nil {
 			call.err = err

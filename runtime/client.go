@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"reflect"
 	"sync"
 	"time"
 
@@ -52,7 +53,21 @@ type Client struct {
 }
 
 // New returns a Client on rdb. opts may be nil.
+//
+// rdb is usually a *redis.Client, *redis.ClusterClient or *redis.Ring.
+// Every operation needs EVALSHA and EVAL (redis.Scripter). Beyond that the
+// Client uses what rdb offers: a Pipeline method (redis.Pipeliner) for
+// sharing round trips between concurrent calls and for RunPipelined and
+// UpdateMany, which fail with ErrInvalidArgument without it; a Do method for
+// BLPOP, through which a waiting Obtain blocks on the lock's wake-up list
+// instead of polling with backoff; and redis.Cmdable for Drain (SPOP,
+// MGET, SADD). The three go-redis clients have all of them. A nil rdb
+// (also a nil pointer of a client type) gives a Client whose every
+// operation fails with ErrInvalidArgument.
 func New(rdb redis.Scripter, opts *Options) *Client {
+	if isNil(rdb) {
+		rdb = nil
+	}
 	c := &Client{
 		rdb:        rdb,
 		hooks:      NopHooks{},
@@ -80,6 +95,28 @@ func New(rdb redis.Scripter, opts *Options) *Client {
 		}
 	}
 	return c
+}
+
+func isNil(rdb redis.Scripter) bool {
+	if rdb == nil {
+		return true
+	}
+	v := reflect.ValueOf(rdb)
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan:
+		return v.IsNil()
+	}
+	return false
+}
+
+// ready fails, before any round trip, for a Client that cannot run an
+// operation: a nil *Client, a zero Client not made by New, or one made on a
+// nil go-redis client.
+func (c *Client) ready() error {
+	if c == nil || c.rdb == nil || c.gates == nil {
+		return invalidArg("the Client has no go-redis client: make it with New on a non-nil client")
+	}
+	return nil
 }
 
 // gate lets one goroutine per key and Client poll Redis for a lock while the

@@ -11,6 +11,9 @@ import (
 // missing key is ErrNotFound and a value that is not an integer (of at most
 // 15 digits) is ErrWrongType, so a mistyped key is never read as zero stock.
 func (c *Client) DecrementIfAvailable(ctx context.Context, key string, n int64) (left int64, err error) {
+	if err := c.ready(); err != nil {
+		return 0, err
+	}
 	if key == "" {
 		return 0, invalidArg("empty counter key")
 	}
@@ -41,6 +44,9 @@ func (c *Client) DecrementIfAvailable(ctx context.Context, key string, n int64) 
 // that, whatever the stock); a full pool gets ErrExhausted. Neither changes
 // anything.
 func (c *Client) IssueOnce(ctx context.Context, key, user string, capacity int64) (issued int64, err error) {
+	if err := c.ready(); err != nil {
+		return 0, err
+	}
 	if key == "" {
 		return 0, invalidArg("empty pool key")
 	}

@@ -198,10 +198,10 @@ func TestMaxUpdateConcurrent(t *testing.T) {
 		r.Shuffle(len(updates), func(i, j int) { updates[i], updates[j] = updates[j], updates[i] })
 		t.Cleanup(func() {
 			for id := range want {
-				rdb.Del(ctx, table.ValueKey(id))
+				rdb.Del(ctx, must1(table.ValueKey(id)))
 			}
 			for s := range table.Shards {
-				rdb.Del(ctx, table.DirtyKey(s))
+				rdb.Del(ctx, must1(table.DirtyKey(s)))
 			}
 		})
 
@@ -237,7 +237,7 @@ func TestMaxUpdateConcurrent(t *testing.T) {
 		}
 		wg.Wait()
 		for id, v := range want {
-			got, err := rdb.Get(ctx, table.ValueKey(id)).Result()
+			got, err := rdb.Get(ctx, must1(table.ValueKey(id))).Result()
 			if err != nil || got != strconv.FormatInt(v, 10) {
 				t.Fatalf("%s = %q (%v), want %d", id, got, err, v)
 			}

@@ -104,3 +104,12 @@ func (h *recordingHooks) ScriptReloaded(name string) {
 	}
 	h.reloads[name]++
 }
+
+// must1 returns v, and panics on an error that a test's own fixed input
+// cannot produce.
+func must1[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}

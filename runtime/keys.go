@@ -2,7 +2,9 @@ package runtime
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/slotlint/slotlint/slot"
 )
@@ -58,7 +60,37 @@ func SameSlot(keys ...string) error {
 }
 
 // derivedKey returns the key that the package keeps next to key (a lock's
-// fencing counter). It shares key's slot exactly when key has a hash tag.
+// wake-up list). It shares key's slot exactly when key has a hash tag.
 func derivedKey(key, suffix string) string {
 	return key + ":" + suffix
 }
+
+// fencePrefix names the fencing counters: one per hash slot, shared by every
+// lock of the slot, so their number stays at most 16384 however many locks
+// there are (a counter per lock key would leave one key behind per entity
+// ever locked).
+const fencePrefix = "slotlint:fence:"
+
+// fencingKey returns the fencing counter of the lock at key: the counter of
+// key's slot, whose hash tag is the shortest base-36 number that hashes to
+// that slot. The tags are part of the stored format: changing them would
+// start every lock's tokens again from 1.
+func fencingKey(key string) string {
+	return fencePrefix + "{" + slotTags()[slot.Slot(key)] + "}"
+}
+
+// slotTags maps each slot to its tag: the first of 0, 1, ..., z, 10, ...
+// (in base 36) that hashes to it. Building the table takes about 170,000
+// CRC16s of a few bytes, once.
+var slotTags = sync.OnceValue(func() *[slot.Count]string {
+	var tags [slot.Count]string
+	left := slot.Count
+	for n := uint64(0); left > 0; n++ {
+		tag := strconv.FormatUint(n, 36)
+		if s := slot.Slot(tag); tags[s] == "" {
+			tags[s] = tag
+			left--
+		}
+	}
+	return &tags
+})

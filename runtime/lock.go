@@ -31,12 +31,12 @@ type ObtainOptions struct {
 //
 // In Redis the lock is a hash at Key() with the owner's token, the reentry
 // count, the fencing token and the number of callers queued for it, expiring
-// after the TTL; next to it a counter at Key()+":fence" issues fencing
-// tokens, and a short-lived list at Key()+":wake" hands a ticket to the
-// longest-blocked waiter at each contended release. All share the lock key's
-// hash tag, so the lock key must have one (build it with Key); the counter is
-// the only key a lock leaves behind, one per lock key, however often it is
-// taken.
+// after the TTL; a short-lived list at Key()+":wake" hands a ticket to the
+// longest-blocked waiter at each contended release, so the lock key must
+// have a hash tag (build it with Key). Fencing tokens come from a counter
+// shared by all locks of the key's hash slot (see Fence): a lock leaves no
+// key behind once released or expired, and the counters number at most
+// 16384 whatever the number of lock keys.
 type Lock struct {
 	c        *Client
 	key      string
@@ -58,19 +58,51 @@ type Lock struct {
 }
 
 // Key returns the lock's key.
-func (l *Lock) Key() string { return l.key }
+func (l *Lock) Key() string {
+	if l == nil {
+		return ""
+	}
+	return l.key
+}
 
 // Token returns the owner token; pass it in ObtainOptions to re-enter.
-func (l *Lock) Token() string { return l.token }
+func (l *Lock) Token() string {
+	if l == nil {
+		return ""
+	}
+	return l.token
+}
 
 // Fence returns the fencing token: it is greater than that of every earlier
 // holder of the lock, so a store that remembers the greatest token it has
 // seen can refuse writes from a holder whose lock has since expired.
-func (l *Lock) Fence() int64 { return l.fence }
+//
+// Tokens come from one counter per hash slot, at
+// "slotlint:fence:{t}" where t is a fixed tag of the lock key's slot, shared
+// by every lock of that slot: tokens of one lock grow strictly, not by one.
+// The counter has no TTL and the package never deletes it, so tokens keep
+// growing across releases, expiries and hand-offs, without limit in time,
+// for as long as Redis keeps its data. Only losing the counter (FLUSHALL or
+// FLUSHDB, a restart without persistence, a failover that loses
+// acknowledged writes, eviction under an allkeys-* maxmemory policy) starts
+// them again from 1, after which a store that remembers an older, higher
+// token refuses the new holder until the counter passes it: such a store
+// fails safe, never accepting a stale write.
+func (l *Lock) Fence() int64 {
+	if l == nil {
+		return 0
+	}
+	return l.fence
+}
 
 // Count returns how many entries of this owner held the lock when this entry
 // was taken (1 for a first acquisition).
-func (l *Lock) Count() int64 { return l.count }
+func (l *Lock) Count() int64 {
+	if l == nil {
+		return 0
+	}
+	return l.count
+}
 
 // Deadline returns the time until which this process may act as the holder:
 // the lease Redis reported, measured from before the request that took,
@@ -84,7 +116,18 @@ func (l *Lock) Count() int64 { return l.count }
 // owner taken through one Client share it, and each reports the latest
 // lease any of them saw.
 func (l *Lock) Deadline() time.Time {
+	if l == nil {
+		return time.Time{}
+	}
 	return l.lease.deadline()
+}
+
+// obtained fails for a Lock that no Client returned: nil or a zero value.
+func (l *Lock) obtained() error {
+	if l == nil || l.c.ready() != nil || l.key == "" {
+		return invalidArg("the Lock was not obtained from a Client")
+	}
+	return nil
 }
 
 // lease is what Redis holds for one owner of one lock: the entries that the
@@ -186,11 +229,11 @@ func lockKeys(key string) (fenceKey, wakeKey string, err error) {
 	if key == "" {
 		return "", "", invalidArg("empty lock key")
 	}
-	fenceKey, wakeKey = derivedKey(key, "fence"), derivedKey(key, "wake")
-	if err := SameSlot(key, fenceKey, wakeKey); err != nil {
-		return "", "", fmt.Errorf("lock key %q needs a hash tag so its fencing counter shares its slot: %w", key, err)
+	wakeKey = derivedKey(key, "wake")
+	if err := SameSlot(key, wakeKey); err != nil {
+		return "", "", fmt.Errorf("lock key %q needs a hash tag so its wake-up list shares its slot: %w", key, err)
 	}
-	return fenceKey, wakeKey, nil
+	return fencingKey(key), wakeKey, nil
 }
 
 // obtainRequest is one lock acquisition: by obtain.lua, or by
@@ -228,6 +271,9 @@ type obtainRequest struct {
 // data; nothing written), ErrNotObtained (NoWait and held, or ctx ended while
 // waiting; then it also wraps ctx's error).
 func (c *Client) Obtain(ctx context.Context, key string, ttl time.Duration, opts *ObtainOptions) (*Lock, error) {
+	if err := c.ready(); err != nil {
+		return nil, err
+	}
 	req, err := c.newObtainRequest(key, ttl, opts)
 	if err != nil {
 		c.hooks.ObtainDone(key, 0, 0, err)
@@ -645,6 +691,9 @@ func (l *Lock) Refresh(ctx context.Context, ttl time.Duration) error {
 // usable fails before any round trip when the context is done or this entry
 // was released: a released entry must never act on the lock again.
 func (l *Lock) usable(ctx context.Context) error {
+	if err := l.obtained(); err != nil {
+		return err
+	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -684,6 +733,9 @@ func (l *Lock) refresh(ctx context.Context, ttl time.Duration, ms int64) error {
 // fails with ErrLockLost, changing nothing in Redis, when the lock expired or
 // was taken over, or this entry was already released.
 func (l *Lock) Release(ctx context.Context) error {
+	if err := l.obtained(); err != nil {
+		return err
+	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -775,6 +827,9 @@ func (l *Lock) KeepAlive(ctx context.Context, opts *KeepAliveOptions) (context.C
 	var o KeepAliveOptions
 	if opts != nil {
 		o = *opts
+	}
+	if err := l.obtained(); err != nil {
+		return nil, err
 	}
 	if o.Interval < 0 || o.MaxHold < 0 {
 		return nil, invalidArg("negative KeepAlive interval or maximum hold")

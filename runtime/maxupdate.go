@@ -34,6 +34,9 @@ import (
 // MaxTable picks keys and sharded dirty sets for whole tables of such
 // values.
 func (c *Client) MaxUpdate(ctx context.Context, key, dirtySet, member string, value int64) (rose bool, err error) {
+	if err := c.ready(); err != nil {
+		return false, err
+	}
 	if member == "" {
 		return false, invalidArg("empty dirty-set member")
 	}
@@ -84,32 +87,77 @@ func (t MaxTable) check() error {
 	return nil
 }
 
+// shard returns id's shard; t must have passed check.
 func (t MaxTable) shard(id string) int {
 	h := fnv.New32a()
 	h.Write([]byte(id))
 	return int(h.Sum32() % uint32(t.Shards))
 }
 
-// ValueKey returns the key that holds id's value: Name:{shard}:v:id.
-func (t MaxTable) ValueKey(id string) string {
-	return Key(t.Name, strconv.Itoa(t.shard(id)), "v", id)
+func (t MaxTable) valueKey(id string, shard int) string {
+	return Key(t.Name, strconv.Itoa(shard), "v", id)
 }
 
-// DirtyKey returns the key of shard's dirty set: Name:{shard}:dirty.
-func (t MaxTable) DirtyKey(shard int) string {
+func (t MaxTable) dirtyKey(shard int) string {
 	return Key(t.Name, strconv.Itoa(shard), "dirty")
+}
+
+// Shard returns the shard id lives in, 0..Shards-1: its value key and the
+// dirty set that marks it are ValueKey(id) and DirtyKey(Shard(id)), for
+// calling MaxUpdate or RunPipelined directly. The shard is the FNV-1a hash
+// of id modulo Shards, so it changes when Shards does. A table with an
+// empty or braced Name or Shards outside 1..16384, or an empty id, is
+// ErrInvalidArgument.
+func (t MaxTable) Shard(id string) (int, error) {
+	if err := t.checkID(id); err != nil {
+		return 0, err
+	}
+	return t.shard(id), nil
+}
+
+// ValueKey returns the key that holds id's value: Name:{shard}:v:id. It
+// fails like Shard.
+func (t MaxTable) ValueKey(id string) (string, error) {
+	if err := t.checkID(id); err != nil {
+		return "", err
+	}
+	return t.valueKey(id, t.shard(id)), nil
+}
+
+// DirtyKey returns the key of shard's dirty set: Name:{shard}:dirty. A
+// shard outside 0..Shards-1 is ErrInvalidArgument, as is a table Shard
+// rejects.
+func (t MaxTable) DirtyKey(shard int) (string, error) {
+	if err := t.check(); err != nil {
+		return "", err
+	}
+	if shard < 0 || shard >= t.Shards {
+		return "", invalidArg("table %q has no shard %d (0..%d)", t.Name, shard, t.Shards-1)
+	}
+	return t.dirtyKey(shard), nil
+}
+
+func (t MaxTable) checkID(id string) error {
+	if err := t.check(); err != nil {
+		return err
+	}
+	if id == "" {
+		return invalidArg("empty id")
+	}
+	return nil
 }
 
 // Update raises id's value to value if it is higher and marks id dirty when
 // it rose.
 func (c *Client) Update(ctx context.Context, t MaxTable, id string, value int64) (rose bool, err error) {
-	if err := t.check(); err != nil {
+	if err := c.ready(); err != nil {
 		return false, err
 	}
-	if id == "" {
-		return false, invalidArg("empty id")
+	if err := t.checkID(id); err != nil {
+		return false, err
 	}
-	return c.MaxUpdate(ctx, t.ValueKey(id), t.DirtyKey(t.shard(id)), id, value)
+	shard := t.shard(id)
+	return c.MaxUpdate(ctx, t.valueKey(id, shard), t.dirtyKey(shard), id, value)
 }
 
 // DirtyValue is an id of a MaxTable with its value.
@@ -121,6 +169,9 @@ type DirtyValue struct {
 // UpdateMany is Update for many ids in one pipeline (NOSCRIPT recovered as
 // in RunPipelined). rose[i] tells whether updates[i] raised its value.
 func (c *Client) UpdateMany(ctx context.Context, t MaxTable, updates []DirtyValue) (rose []bool, err error) {
+	if err := c.ready(); err != nil {
+		return nil, err
+	}
 	if err := t.check(); err != nil {
 		return nil, err
 	}
@@ -129,13 +180,14 @@ func (c *Client) UpdateMany(ctx context.Context, t MaxTable, updates []DirtyValu
 		if u.ID == "" {
 			return nil, invalidArg("update %d has an empty id", i)
 		}
+		shard := t.shard(u.ID)
 		calls[i] = Call{
 			Script: maxUpdateScript,
-			Keys:   []string{t.ValueKey(u.ID), t.DirtyKey(t.shard(u.ID))},
+			Keys:   []string{t.valueKey(u.ID, shard), t.dirtyKey(shard)},
 			Args:   []any{u.Value, u.ID},
 		}
 	}
-	cmds, err := c.RunPipelined(ctx, calls)
+	cmds, err := c.runPipelined(ctx, calls)
 	if err != nil {
 		return nil, err
 	}
@@ -162,11 +214,17 @@ func (c *Client) UpdateMany(ctx context.Context, t MaxTable, updates []DirtyValu
 // e.g. with a conditional UPDATE (see the package documentation). It returns
 // the number of values written.
 func (c *Client) Drain(ctx context.Context, t MaxTable, batch int, write func(context.Context, []DirtyValue) error) (int, error) {
+	if err := c.ready(); err != nil {
+		return 0, err
+	}
 	if err := t.check(); err != nil {
 		return 0, err
 	}
 	if batch < 1 {
 		return 0, invalidArg("batch %d is not positive", batch)
+	}
+	if write == nil {
+		return 0, invalidArg("nil write function")
 	}
 	rdb, ok := c.rdb.(redis.Cmdable)
 	if !ok {
@@ -178,7 +236,7 @@ func (c *Client) Drain(ctx context.Context, t MaxTable, batch int, write func(co
 			if err := ctx.Err(); err != nil {
 				return written, err
 			}
-			dirty := t.DirtyKey(shard)
+			dirty := t.dirtyKey(shard)
 			ids, err := rdb.SPopN(ctx, dirty, int64(batch)).Result()
 			if err != nil {
 				if redis.HasErrorPrefix(err, "WRONGTYPE") {
@@ -218,7 +276,7 @@ func (c *Client) Drain(ctx context.Context, t MaxTable, batch int, write func(co
 func (c *Client) readValues(ctx context.Context, rdb redis.Cmdable, t MaxTable, ids []string) ([]DirtyValue, error) {
 	keys := make([]string, len(ids))
 	for i, id := range ids {
-		keys[i] = t.ValueKey(id)
+		keys[i] = t.valueKey(id, t.shard(id))
 	}
 	raw, err := rdb.MGet(ctx, keys...).Result()
 	if err != nil {

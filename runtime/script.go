@@ -23,6 +23,7 @@ type Script struct {
 	name string
 	src  string
 	sha  string
+	form callForm // what RunPipelined accepts as its KEYS and ARGV
 }
 
 // Name returns the script's name: its file name without ".lua".
@@ -34,7 +35,7 @@ func (s *Script) Source() string { return s.src }
 // SHA1 returns the digest EVALSHA refers to the script by.
 func (s *Script) SHA1() string { return s.sha }
 
-func mustScript(name string) *Script {
+func mustScript(name string, form callForm) *Script {
 	src, err := luaFiles.ReadFile(path.Join("lua", name+".lua"))
 	if err != nil {
 		// The files are embedded at build time; a missing one is a build
@@ -42,18 +43,34 @@ func mustScript(name string) *Script {
 		panic("runtime: missing embedded script " + name)
 	}
 	sum := sha1.Sum(src)
-	return &Script{name: name, src: string(src), sha: hex.EncodeToString(sum[:])}
+	return &Script{name: name, src: string(src), sha: hex.EncodeToString(sum[:]), form: form}
 }
 
 var (
-	obtainScript     = mustScript("obtain")
-	releaseScript    = mustScript("release")
-	refreshScript    = mustScript("refresh")
-	lockAndSetScript = mustScript("lock_and_set")
-	setStateScript   = mustScript("set_state")
-	maxUpdateScript  = mustScript("max_update")
-	decrementScript  = mustScript("decrement")
-	issueOnceScript  = mustScript("issue_once")
+	obtainScript = mustScript("obtain", callForm{
+		keys: []string{"lock", "fencing counter"}, keyCheck: fencingCounterSecond,
+		args: []argKind{argText, argMillis, argQueue, argTicket}})
+	releaseScript = mustScript("release", callForm{
+		keys: []string{"lock", "fencing counter", "wake-up list"}, keyCheck: releaseKeys,
+		args: []argKind{argText, argMillis, argFlag}})
+	refreshScript = mustScript("refresh", callForm{
+		keys: []string{"lock"},
+		args: []argKind{argText, argMillis}})
+	lockAndSetScript = mustScript("lock_and_set", callForm{
+		keys: []string{"lock", "fencing counter", "state"}, keyCheck: fencingCounterSecond,
+		args: []argKind{argText, argMillis, argField, argAny, argMillis, argQueue, argTicket}})
+	setStateScript = mustScript("set_state", callForm{
+		keys: []string{"lock", "state"},
+		args: []argKind{argText, argPositive, argField, argAny, argMillis}})
+	maxUpdateScript = mustScript("max_update", callForm{
+		keys: []string{"value", "dirty set"},
+		args: []argKind{argInteger, argText}})
+	decrementScript = mustScript("decrement", callForm{
+		keys: []string{"counter"},
+		args: []argKind{argDecrement}})
+	issueOnceScript = mustScript("issue_once", callForm{
+		keys: []string{"issued set"},
+		args: []argKind{argText, argPositive}})
 )
 
 // Scripts returns the package's scripts, sorted by name.
@@ -138,24 +155,33 @@ type pipeliner interface {
 // ones a server answered with NOSCRIPT again, with EVAL, in a second
 // pipeline. (go-redis's Script.Run cannot recover there: inside a pipeline
 // the reply is only known after Exec.) A script that got NOSCRIPT did not
-// run, so sending it again runs it exactly once. The keys of each call must
-// share a slot; calls may go to different slots. It returns one result per
+// run, so sending it again runs it exactly once. It returns one result per
 // call, in order, with errors mapped as the package's operations map them.
+//
+// Each call must have the KEYS and ARGV its script documents (see the
+// package documentation and Script.Source): the keys of one call share a
+// slot (calls may go to different slots), the derived keys of a lock are
+// FencingKey and WakeKey of its key, and every argument has the form the
+// script reads. A malformed call fails the whole batch before any round
+// trip with ErrInvalidArgument (ErrCrossSlot for keys in different slots)
+// naming the call, rather than run and stop with a Lua error half-way.
 func (c *Client) RunPipelined(ctx context.Context, calls []Call) ([]redis.Cmder, error) {
+	if err := c.ready(); err != nil {
+		return nil, err
+	}
+	for i, call := range calls {
+		if err := call.check(); err != nil {
+			return nil, fmt.Errorf("call %d: %w", i, err)
+		}
+	}
+	return c.runPipelined(ctx, calls)
+}
+
+// runPipelined is RunPipelined for calls the package built itself.
+func (c *Client) runPipelined(ctx context.Context, calls []Call) ([]redis.Cmder, error) {
 	p, ok := c.rdb.(pipeliner)
 	if !ok {
 		return nil, invalidArg("client %T cannot pipeline", c.rdb)
-	}
-	for i, call := range calls {
-		if call.Script == nil {
-			return nil, invalidArg("call %d has no script", i)
-		}
-		if len(call.Keys) == 0 {
-			return nil, invalidArg("call %d has no keys", i)
-		}
-		if err := SameSlot(call.Keys...); err != nil {
-			return nil, fmt.Errorf("call %d: %w", i, err)
-		}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -217,6 +243,9 @@ func anyReply(cmds []redis.Cmder) bool {
 // first call on each server loads the script through EVAL; preloading moves
 // that cost to start-up and checks that scripting is allowed.
 func (c *Client) Preload(ctx context.Context) error {
+	if err := c.ready(); err != nil {
+		return err
+	}
 	load := func(ctx context.Context, s redis.Scripter) error {
 		for _, script := range Scripts() {
 			sha, err := s.ScriptLoad(ctx, script.src).Result()

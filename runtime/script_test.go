@@ -2,7 +2,9 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -136,7 +138,7 @@ func TestPipelineNoScript(t *testing.T) {
 			if !r {
 				t.Fatalf("update %d did not rise", i)
 			}
-			if v := rdb.Get(ctx, table.ValueKey(updates[i].ID)).Val(); v != fmt.Sprint(i) {
+			if v := rdb.Get(ctx, must1(table.ValueKey(updates[i].ID))).Val(); v != fmt.Sprint(i) {
 				t.Fatalf("%s = %q", updates[i].ID, v)
 			}
 		}
@@ -151,7 +153,7 @@ func TestPipelineNoScript(t *testing.T) {
 			t.Fatalf("drained %d, %v", n, err)
 		}
 		for _, u := range updates {
-			rdb.Del(ctx, table.ValueKey(u.ID))
+			rdb.Del(ctx, must1(table.ValueKey(u.ID)))
 		}
 	})
 }
@@ -320,4 +322,99 @@ func (r *keyRecorder) record(cmd redis.Cmder) {
 	r.mu.Lock()
 	r.calls[sha] = append(r.calls[sha], keys)
 	r.mu.Unlock()
+}
+
+// TestRunPipelinedEachScript calls every script of the package in one
+// pipeline, in the form the package documentation gives, and then each in
+// malformed forms: those fail before any round trip with
+// ErrInvalidArgument or ErrCrossSlot, never with a Lua error from Redis.
+func TestRunPipelinedEachScript(t *testing.T) {
+	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
+		ctx := context.Background()
+		c := New(rdb, nil)
+		id := tagged(t)
+		lock, state := Key("rpe", id, "lock"), Key("rpe", id, "state")
+		lock2 := Key("rpe", id, "lock2")
+		stock, pool := Key("rpe", id, "stock"), Key("rpe", id, "pool")
+		value, dirty := Key("rpe", id, "v"), Key("rpe", id, "dirty")
+		rdb.Set(ctx, stock, 5, time.Minute)
+		good := map[string]Call{
+			"obtain":       {Script: obtainScript, Keys: []string{lock, FencingKey(lock)}, Args: []any{"tok", 10_000, "-", 0}},
+			"refresh":      {Script: refreshScript, Keys: []string{lock}, Args: []any{"tok", 20_000}},
+			"set_state":    {Script: setStateScript, Keys: []string{lock, state}, Args: []any{"tok", 1, "f", "v", 60_000}},
+			"release":      {Script: releaseScript, Keys: []string{lock, FencingKey(lock), WakeKey(lock)}, Args: []any{"tok", 100, "0"}},
+			"lock_and_set": {Script: lockAndSetScript, Keys: []string{lock2, FencingKey(lock2), state}, Args: []any{"tok2", 10_000, "g", "", 60_000, "-", 0}},
+			"max_update":   {Script: maxUpdateScript, Keys: []string{value, dirty}, Args: []any{"123456789012345678901234567890", "item"}},
+			"decrement":    {Script: decrementScript, Keys: []string{stock}, Args: []any{2}},
+			"issue_once":   {Script: issueOnceScript, Keys: []string{pool}, Args: []any{"user", 3}},
+		}
+		order := []string{"obtain", "refresh", "set_state", "release", "lock_and_set", "max_update", "decrement", "issue_once"}
+		if len(order) != len(Scripts()) {
+			t.Fatalf("the test covers %d scripts of %d", len(order), len(Scripts()))
+		}
+		var calls []Call
+		for _, name := range order {
+			calls = append(calls, good[name])
+		}
+		cmds, err := c.RunPipelined(ctx, calls)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, cmd := range cmds {
+			if err := cmd.Err(); err != nil {
+				t.Errorf("%s: %v", order[i], err)
+			}
+		}
+		if v := rdb.Get(ctx, stock).Val(); v != "3" {
+			t.Errorf("stock %q after the pipelined decrement, want 3", v)
+		}
+		rdb.Del(ctx, lock2)
+
+		with := func(name string, edit func(*Call)) Call {
+			call := good[name]
+			call.Keys = slices.Clone(call.Keys)
+			call.Args = slices.Clone(call.Args)
+			edit(&call)
+			return call
+		}
+		for name, bad := range map[string]Call{
+			"no script":             {Keys: []string{lock}},
+			"zero script":           {Script: &Script{}, Keys: []string{lock}},
+			"obtain one key":        with("obtain", func(c *Call) { c.Keys = c.Keys[:1] }),
+			"obtain own counter":    with("obtain", func(c *Call) { c.Keys[1] = lock + ":fence" }),
+			"obtain no TTL":         with("obtain", func(c *Call) { c.Args[1] = 0 }),
+			"obtain TTL text":       with("obtain", func(c *Call) { c.Args[1] = "10s" }),
+			"obtain Duration TTL":   with("obtain", func(c *Call) { c.Args[1] = 10 * time.Second }),
+			"obtain empty token":    with("obtain", func(c *Call) { c.Args[0] = "" }),
+			"obtain queue place":    with("obtain", func(c *Call) { c.Args[2] = "x" }),
+			"obtain 3 args":         with("obtain", func(c *Call) { c.Args = c.Args[:3] }),
+			"obtain float ticket":   with("obtain", func(c *Call) { c.Args[3] = 1.5 }),
+			"release wake key":      with("release", func(c *Call) { c.Keys[2] = lock + ":w" }),
+			"release flag":          with("release", func(c *Call) { c.Args[2] = "yes" }),
+			"refresh negative":      with("refresh", func(c *Call) { c.Args[1] = -5 }),
+			"set_state fence 0":     with("set_state", func(c *Call) { c.Args[1] = 0 }),
+			"set_state __fence":     with("set_state", func(c *Call) { c.Args[2] = "__fence" }),
+			"set_state cross slot":  with("set_state", func(c *Call) { c.Keys[1] = Key("rpe", id+"x", "state") }),
+			"lock_and_set state 0":  with("lock_and_set", func(c *Call) { c.Args[4] = 0 }),
+			"max_update not number": with("max_update", func(c *Call) { c.Args[0] = "12a" }),
+			"max_update no member":  with("max_update", func(c *Call) { c.Args[1] = "" }),
+			"decrement zero":        with("decrement", func(c *Call) { c.Args[0] = 0 }),
+			"decrement 10^15":       with("decrement", func(c *Call) { c.Args[0] = int64(1_000_000_000_000_000) }),
+			"decrement two keys":    with("decrement", func(c *Call) { c.Keys = append(c.Keys, stock) }),
+			"issue_once no cap":     with("issue_once", func(c *Call) { c.Args[1] = 0 }),
+			"issue_once nil user":   with("issue_once", func(c *Call) { c.Args[0] = nil }),
+		} {
+			before := snapshot(t, rdb, lock, stock, pool, state)
+			_, err := c.RunPipelined(ctx, []Call{good["decrement"], bad})
+			if !errors.Is(err, ErrInvalidArgument) && !errors.Is(err, ErrCrossSlot) {
+				t.Errorf("%s: %v, want ErrInvalidArgument or ErrCrossSlot", name, err)
+			}
+			if !strings.HasPrefix(fmt.Sprint(err), "call 1: ") {
+				t.Errorf("%s: %v does not name the call", name, err)
+			}
+			if !equal(before, snapshot(t, rdb, lock, stock, pool, state)) {
+				t.Errorf("%s: a rejected batch wrote to Redis", name)
+			}
+		}
+	})
 }

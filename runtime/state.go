@@ -41,6 +41,9 @@ func (w StateWrite) check(lockKey string) (int64, error) {
 // returns the same errors, plus ErrCrossSlot when w.Key does not share the
 // lock key's slot and ErrWrongType when the state key is not a hash.
 func (c *Client) LockAndSet(ctx context.Context, key string, ttl time.Duration, w StateWrite, opts *ObtainOptions) (*Lock, error) {
+	if err := c.ready(); err != nil {
+		return nil, err
+	}
 	req, err := c.newObtainRequest(key, ttl, opts)
 	if err == nil {
 		var stateMS int64
@@ -64,6 +67,9 @@ func (c *Client) LockAndSet(ctx context.Context, key string, ttl time.Duration, 
 // ErrStaleFence when a newer holder already wrote the state; in both cases
 // nothing is written.
 func (l *Lock) SetState(ctx context.Context, w StateWrite) error {
+	if err := l.obtained(); err != nil {
+		return err
+	}
 	ms, err := w.check(l.key)
 	if err != nil {
 		return err

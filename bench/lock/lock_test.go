@@ -261,7 +261,10 @@ func BenchmarkMaxUpdate(b *testing.B) {
 				maxUpdates(b, g, func(ctx context.Context, r *mrand.Rand) error {
 					id := fmt.Sprint(r.IntN(ids))
 					v := r.Int64N(1 << 40)
-					key := table.ValueKey(id)
+					key, err := table.ValueKey(id)
+					if err != nil {
+						return err
+					}
 					unlock, err := lock(ctx, key+":lock")
 					if err != nil {
 						return err

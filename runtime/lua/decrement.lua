@@ -1,3 +1,4 @@
+#!lua
 -- decrement: take n from a stock counter only if at least n is left.
 --
 -- KEYS[1]  the counter (a string holding a decimal integer)

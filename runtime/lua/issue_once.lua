@@ -1,3 +1,4 @@
+#!lua
 -- issue_once: issue one item of a capped pool to a user, at most once.
 --
 -- KEYS[1]  the set of users who hold an item; its size is the number issued

@@ -1,8 +1,9 @@
+#!lua
 -- lock_and_set: take or re-enter a lock, or claim the hand-off reserved for
 -- the caller, and write one field of the state it guards, atomically.
 --
 -- KEYS[1]  the lock hash (as in obtain.lua)
--- KEYS[2]  the lock's fencing counter
+-- KEYS[2]  the fencing counter of the lock's slot (see obtain.lua)
 -- KEYS[3]  the state hash; its field "__fence" records the fencing token of
 --          the last write
 -- ARGV[1]  owner token
@@ -67,11 +68,15 @@ if lockType == 'hash' then
     redis.call('PEXPIRE', lock, ttl)
   end
 else
-  -- INCR is the first write: when the counter is not an integer it
-  -- fails and nothing has been written.
+  -- INCR is the first write (see obtain.lua).
   fence = redis.pcall('INCR', KEYS[2])
-  if type(fence) ~= 'number' then
-    return redis.error_reply('WRONGTYPE fencing key does not hold a counter')
+  if type(fence) == 'table' then
+    local e = fence['err']
+    if string.find(e, '^WRONGTYPE') or string.find(e, '^ERR value is not an integer')
+        or string.find(e, '^ERR increment or decrement would overflow') then
+      return redis.error_reply('WRONGTYPE fencing key does not hold a counter')
+    end
+    return fence
   end
   redis.call('HSET', lock, 'owner', token, 'count', 1, 'fence', fence)
   redis.call('PEXPIRE', lock, ttl)

@@ -1,3 +1,4 @@
+#!lua
 -- max_update: raise a numeric value to max(current, new) and, only when it
 -- rose, mark it dirty for write-back.
 --
@@ -50,7 +51,10 @@ end
 -- GET fails on a key that is not a string, before anything is written.
 local cur = redis.pcall('GET', KEYS[1])
 if type(cur) == 'table' and cur['err'] then
-  return redis.error_reply('WRONGTYPE value key holds a ' .. redis.call('TYPE', KEYS[1])['ok'])
+  if string.find(cur['err'], '^WRONGTYPE') then
+    return redis.error_reply('WRONGTYPE value key holds a ' .. redis.call('TYPE', KEYS[1])['ok'])
+  end
+  return cur
 end
 if cur then
   local curSign, curDigits = canonical(cur)

@@ -1,3 +1,4 @@
+#!lua
 -- obtain: take a free lock, re-enter it with the owner's token, or claim
 -- the hand-off a release reserved for the caller.
 --
@@ -6,8 +7,9 @@
 --          between a contended release and the claim of the next owner
 --          it is a reservation {ticket = n, fence = n, waiters, gen} that
 --          expires after the hand-off window
--- KEYS[2]  the lock's fencing counter (a string holding an integer); it
---          outlives every holder, so fencing tokens only ever grow
+-- KEYS[2]  the fencing counter of the lock's slot (a string holding an
+--          integer), shared by the slot's locks; it outlives every holder,
+--          so fencing tokens only ever grow
 -- ARGV[1]  owner token
 -- ARGV[2]  TTL in milliseconds
 -- ARGV[3]  '-' when the caller will not wait; '0' when it will and is not
@@ -20,8 +22,11 @@
 --        it is reserved for another ticket (reserved = 1): pttl is the time
 --        left, waiters the callers queued for it (the caller and, while it
 --        is reserved, the claimant included).
--- Types are checked before any write (the fencing counter by its INCR, the
--- first write), so a key of another type is reported and left untouched.
+-- The shebang makes Redis refuse the script up front when it is out of
+-- memory (OOM), as it refuses any write command, rather than fail it
+-- half-way. Types are checked before any write (the fencing counter by its
+-- INCR, the first write), so a key of another type is reported and left
+-- untouched.
 local lock = KEYS[1]
 local token = ARGV[1]
 local ttl = ARGV[2]
@@ -30,10 +35,16 @@ local queued = ARGV[3]
 local lockType = redis.call('TYPE', lock)['ok']
 if lockType == 'none' then
   -- INCR is the first write: when the counter is not an integer it fails
-  -- and nothing has been written.
+  -- and nothing has been written. Any other error reaches the caller as
+  -- itself.
   local n = redis.pcall('INCR', KEYS[2])
-  if type(n) ~= 'number' then
-    return redis.error_reply('WRONGTYPE fencing key does not hold a counter')
+  if type(n) == 'table' then
+    local e = n['err']
+    if string.find(e, '^WRONGTYPE') or string.find(e, '^ERR value is not an integer')
+        or string.find(e, '^ERR increment or decrement would overflow') then
+      return redis.error_reply('WRONGTYPE fencing key does not hold a counter')
+    end
+    return n
   end
   redis.call('HSET', lock, 'owner', token, 'count', 1, 'fence', n)
   redis.call('PEXPIRE', lock, ttl)

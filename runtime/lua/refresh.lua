@@ -1,5 +1,8 @@
+#!lua flags=allow-oom
 -- refresh: extend a held lock's lease to at least TTL from now. It never
 -- shortens it: other entries of the owner were promised the lease it has.
+-- Redis runs it when out of memory (allow-oom), as it runs PEXPIRE: the
+-- owner keeps its lease rather than lose the lock under its work.
 --
 -- KEYS[1]  the lock hash
 -- ARGV[1]  owner token

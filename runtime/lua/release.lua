@@ -1,11 +1,16 @@
+#!lua flags=allow-oom
 -- release: leave a lock once. The last release frees the lock, or, when
 -- callers are queued for it, reserves it for one of them: the lock becomes
 -- a reservation with a fresh fencing token as its ticket, which only that
 -- ticket can claim (obtain.lua) and which expires after the hand-off
 -- window, so a waiter that died cannot hold the lock up for longer.
 --
+-- Redis runs it when out of memory (allow-oom), as it runs DEL: a release
+-- frees the lock or swaps it for a reservation of the same size, and
+-- refusing it would keep the lock, and its waiters, for the whole TTL.
+--
 -- KEYS[1]  the lock hash
--- KEYS[2]  the lock's fencing counter
+-- KEYS[2]  the fencing counter of the lock's slot (see obtain.lua)
 -- KEYS[3]  the lock's wake-up list: queued callers block on it with BLPOP,
 --          and Redis gives the ticket to the one that has blocked longest
 -- ARGV[1]  owner token
@@ -24,7 +29,10 @@ local token = ARGV[1]
 -- that is not a hash, and finds no owner when the key does not exist.
 local f = redis.pcall('HMGET', lock, 'owner', 'count', 'waiters', 'gen')
 if f['err'] then
-  return redis.error_reply('WRONGTYPE lock key holds a ' .. redis.call('TYPE', lock)['ok'])
+  if string.find(f['err'], '^WRONGTYPE') then
+    return redis.error_reply('WRONGTYPE lock key holds a ' .. redis.call('TYPE', lock)['ok'])
+  end
+  return f
 end
 if f[1] ~= token then
   return {-1}
@@ -51,8 +59,13 @@ if push then
 end
 -- INCR is the first write (see obtain.lua).
 local n = redis.pcall('INCR', KEYS[2])
-if type(n) ~= 'number' then
-  return redis.error_reply('WRONGTYPE fencing key does not hold a counter')
+if type(n) == 'table' then
+  local e = n['err']
+  if string.find(e, '^WRONGTYPE') or string.find(e, '^ERR value is not an integer')
+      or string.find(e, '^ERR increment or decrement would overflow') then
+    return redis.error_reply('WRONGTYPE fencing key does not hold a counter')
+  end
+  return n
 end
 redis.call('DEL', lock)
 redis.call('HSET', lock, 'ticket', n, 'fence', n, 'waiters', waiters, 'gen', f[4] or n)

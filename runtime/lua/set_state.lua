@@ -1,3 +1,4 @@
+#!lua
 -- set_state: write one field of the state a lock guards, only while the
 -- caller still holds the lock and only with a fencing token at least as new
 -- as the one of the last write.
