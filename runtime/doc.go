@@ -17,6 +17,17 @@
 //	runtime.Key("order", id, "lock")  // order:{42}:lock
 //	runtime.Key("order", id, "state") // order:{42}:state
 //
+// # Clients
+//
+// New takes a *redis.Client, *redis.ClusterClient or *redis.Ring; one
+// Client per process, shared by its goroutines. Any redis.Scripter works
+// for the single-script operations; the Client also uses, when the value
+// has them, Pipeline (to share round trips between concurrent calls, and
+// for RunPipelined and UpdateMany, which need it), Do (for BLPOP, through
+// which a waiting Obtain blocks on the lock's wake-up list instead of
+// polling) and redis.Cmdable (for Drain). A nil client makes a Client whose
+// every operation fails with ErrInvalidArgument.
+//
 // # Locks
 //
 // Client.Obtain takes a lock with a TTL and waits (bounded by its context)
@@ -31,18 +42,42 @@
 // and keep their place while it claims. A waiter that died with the ticket
 // holds the lock up for the window when nobody else is queued, and for the
 // others' wait bound (at most 16 × MaxBackoff) when they are. Concurrent
-// lock calls of one Client share round trips (pipelines). A lock is a
-// hash with the owner's random token, a reentry count and a fencing token; the same token re-enters, Release
-// leaves once and deletes the lock at the last entry, and Refresh and Release
-// check the token. Lock.KeepAlive renews in the background and returns a
-// context that ends the moment the lock is lost or its lease runs out, so
-// work under that context never outlives the lock. The fencing token grows
-// with every acquisition, across expiries, from a counter that is the only
-// key a lock leaves behind; stores that remember the highest token they have
-// seen can refuse late writes of a holder that lost its lock. Like every
-// lease, a lock only excludes work that ends by Lock.Deadline: a process that
-// stalls longer than its TTL (a long GC pause, a suspended VM) can still run
-// after a new owner started, which only fencing tokens catch.
+// lock calls of one Client share round trips (pipelines, one queue per
+// shard). ObtainOptions.NoWait makes a single attempt.
+//
+// A lock is a hash with the owner's random token, a reentry count and a
+// fencing token; the same token re-enters (ObtainOptions.Token), Release
+// leaves once and deletes the lock at the last entry, and Refresh and
+// Release check the token. Lock.KeepAlive renews in the background and
+// returns a context that ends the moment the lock is lost or its lease runs
+// out, so work under that context never outlives the lock.
+//
+// # Leases and Deadline
+//
+// A lock has one lease, however many entries its owner holds. A re-entry
+// or Refresh with a longer TTL extends it; one with a shorter TTL leaves it
+// as it is (PEXPIRE GT), so no entry is ever promised less than it was:
+// after Obtain(k, 10s), a re-entry with 100ms and its Release, the lock
+// still lasts the 10s. Lock.Deadline reports the lease Redis replied with,
+// measured from before the request, less 1% and 1ms for clock drift; the
+// entries of one owner taken through one Client share it, so every entry's
+// Deadline moves when any of them extends the lease. Like every lease, a
+// lock only excludes work that ends by its Deadline: a process that stalls
+// longer (a long GC pause, a suspended VM) can still run after a new owner
+// started, which only fencing tokens catch.
+//
+// # Fencing tokens
+//
+// Lock.Fence grows with every acquisition of the lock, across releases,
+// expiries and hand-offs; stores that remember the highest token they have
+// seen can refuse late writes of a holder that lost its lock. Tokens come
+// from one counter per hash slot (FencingKey), shared by the slot's locks and
+// never expired, so a lock leaves no key behind and the counters number at
+// most 16384 whatever the number of locks. Tokens stay monotonic for as long
+// as Redis keeps its data; losing the counter (FLUSHALL, a restart without
+// persistence, a failover that loses writes, eviction under an allkeys-*
+// policy) restarts them, and a store that remembers a higher token then
+// refuses writes until the counter passes it: it fails safe.
 //
 // Client.LockAndSet takes the lock and writes one field of a co-slotted state
 // hash in one script; Lock.SetState writes it later only while the lock is
@@ -51,14 +86,17 @@
 // # Monotonic values and write-back
 //
 // Client.MaxUpdate raises a value to max(current, new) and marks it in a
-// dirty set only when it rose; MaxTable shards a family of such values and
-// their dirty sets by hash tag, and Client.Drain pops dirty ids in batches
-// (SPOP with a count) for writing back. Concurrent updates through one
-// Client share round trips: those that arrive while one is in flight go out
+// dirty set only when it rose. A MaxTable shards a family of such values and
+// their dirty sets by hash tag: Client.Update raises one id's value,
+// Client.UpdateMany many in one pipeline, and Client.Drain pops dirty ids in
+// batches (SPOP with a count) for writing back. MaxTable.Shard tells which
+// shard an id lives in, so ValueKey(id) and DirtyKey(shard) can be passed to
+// MaxUpdate or RunPipelined directly. Concurrent updates through one Client
+// share round trips: those that arrive while one is in flight go out
 // together in the next pipeline, where the updates of one value are sent as
 // the highest of them (the others report no rise, as if run right after it).
-// Writes back may repeat or arrive
-// late, so the database update must only ever raise the stored value:
+// Writes back may repeat or arrive late, so the database update must only
+// ever raise the stored value:
 //
 //	UPDATE items SET last_read = $1 WHERE id = $2 AND last_read < $1
 //
@@ -71,20 +109,57 @@
 // tells a missing or non-numeric counter apart from an empty one.
 // Client.IssueOnce hands out at most one item of a capped pool per user.
 //
-// # Scripts
+// # Contexts
+//
+// Every call returns when its context ends. A waiting Obtain returns
+// ErrNotObtained wrapping the context's error. A call queued to share a
+// round trip is taken out of the queue and never sent; a call already in
+// flight returns at once while its pipeline finishes on its own, so its
+// script may still run: an Obtain that took the lock after its caller left
+// releases it again, and a MaxUpdate may have raised its value. Both
+// errors wrap the context's error (errors.Is(err, context.DeadlineExceeded)).
+//
+// # Scripts and RunPipelined
 //
 // Scripts are called by EVALSHA; a server that answers NOSCRIPT (after a
 // restart, a failover or SCRIPT FLUSH) gets the script once more by EVAL, on
 // whichever shard serves the keys. Client.RunPipelined does the same inside
 // pipelines, where go-redis's Script.Run cannot, and Client.Preload loads
-// every script on every master ahead of time.
+// every script on every master ahead of time. Scripts lists them; each
+// script's source (Script.Source) starts with its KEYS, ARGV and reply.
+// RunPipelined checks every call against that before any round trip and
+// fails with ErrInvalidArgument naming the call, rather than let a script
+// stop with a Lua error. Times are milliseconds as integers (not
+// time.Duration, which go-redis sends as nanoseconds); k is a lock key
+// built with Key:
+//
+//	obtain        KEYS k, FencingKey(k)         ARGV token, ttl, "-", 0
+//	release       KEYS k, FencingKey(k),        ARGV token, window, "0"
+//	                   WakeKey(k)
+//	refresh       KEYS k                        ARGV token, ttl
+//	lock_and_set  KEYS k, FencingKey(k), state  ARGV token, ttl, field,
+//	                                                 value, stateTTL, "-", 0
+//	set_state     KEYS k, state                 ARGV token, fence, field,
+//	                                                 value, stateTTL
+//	max_update    KEYS value, dirty set         ARGV integer, member
+//	decrement     KEYS counter                  ARGV n (1..10^15-1)
+//	issue_once    KEYS issued set               ARGV user, capacity
+//
+// In obtain and lock_and_set, "-" and 0 say the caller does not queue for
+// the lock and has no hand-off ticket. The replies are those of the source
+// comments; a pipelined obtain is not tracked by a Client, so release it
+// with a pipelined release.
 //
 // # Errors and observability
 //
 // Errors wrap the package's sentinel errors (ErrNotObtained, ErrLockLost,
 // ErrWrongType, ErrCrossSlot, ErrInvalidArgument, …) for errors.Is. Scripts
 // check the TYPE of every key before writing, so a key that holds other data
-// is reported with ErrWrongType and left untouched. Options.Hooks receives
-// acquire latency and attempts, contention, renewal failures, lost locks and
-// NOSCRIPT reloads, for any metrics library.
+// is reported with ErrWrongType and left untouched. Errors of Redis itself
+// reach the caller as go-redis returns them, wrapped: the scripts that write
+// carry a #!lua shebang, so under maxmemory Redis refuses them up front
+// (redis.IsOOMError) rather than fail them half-way, while release and
+// refresh carry allow-oom and still run, as DEL and PEXPIRE do.
+// Options.Hooks receives acquire latency and attempts, contention, renewal
+// failures, lost locks and NOSCRIPT reloads, for any metrics library.
 package runtime

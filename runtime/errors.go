@@ -10,7 +10,10 @@ import (
 
 // Errors returned by the package. Every error it returns that stems from one
 // of these conditions wraps the matching value, so callers test with
-// errors.Is; the message adds the key and the detail.
+// errors.Is; the message adds the key and the detail. Other errors (Redis's
+// own, such as OOM or READONLY, a connection failure, the end of a context)
+// are returned wrapped as they came, so go-redis's helpers
+// (redis.IsOOMError) and errors.Is(err, context.DeadlineExceeded) apply.
 var (
 	// ErrInvalidArgument reports an argument rejected before any round trip:
 	// an empty key, a TTL that is not at least one millisecond, a count that
@@ -29,7 +32,8 @@ var (
 	ErrWrongType = errors.New("runtime: key holds the wrong kind of value")
 
 	// ErrNotObtained reports a lock held by another owner: after the one
-	// attempt of TryObtain, or when Obtain's context ends while waiting.
+	// attempt of an Obtain or LockAndSet with ObtainOptions.NoWait, or when
+	// the context of a waiting one ends.
 	ErrNotObtained = errors.New("runtime: lock not obtained")
 
 	// ErrLockLost reports a lock that this owner no longer holds: it expired

@@ -189,3 +189,42 @@ func ExampleHooks() {
 	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
 	_ = runtime.New(rdb, &runtime.Options{Hooks: metrics{}})
 }
+
+// A MaxTable's keys, for calling MaxUpdate directly.
+func ExampleMaxTable_Shard() {
+	ctx := context.Background()
+	c := runtime.New(redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"}), nil)
+	t := runtime.MaxTable{Name: "lastread", Shards: 64}
+	id := "item-42"
+	shard, err := t.Shard(id)
+	if err != nil {
+		log.Fatal(err)
+	}
+	value, _ := t.ValueKey(id)    // lastread:{<shard>}:v:item-42
+	dirty, _ := t.DirtyKey(shard) // lastread:{<shard>}:dirty
+	if _, err := c.MaxUpdate(ctx, value, dirty, id, 1700); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// Taking and releasing locks inside a pipeline: the lock scripts take the
+// lock's fencing counter and wake-up list as further keys.
+func ExampleFencingKey() {
+	ctx := context.Background()
+	c := runtime.New(redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"}), nil)
+	scripts := map[string]*runtime.Script{}
+	for _, s := range runtime.Scripts() {
+		scripts[s.Name()] = s
+	}
+	k := runtime.Key("order", "42", "lock")
+	cmds, err := c.RunPipelined(ctx, []runtime.Call{
+		// token, TTL in ms, "-" and 0: not queued, no hand-off ticket
+		{Script: scripts["obtain"], Keys: []string{k, runtime.FencingKey(k)}, Args: []any{"my-token", 10_000, "-", 0}},
+		// token, hand-off window in ms, "0"
+		{Script: scripts["release"], Keys: []string{k, runtime.FencingKey(k), runtime.WakeKey(k)}, Args: []any{"my-token", 100, "0"}},
+	})
+	if err != nil {
+		log.Fatal(err) // a malformed call: ErrInvalidArgument, nothing sent
+	}
+	fmt.Println(cmds[0].(*redis.Cmd).Val()) // {1, fence, count, pttl} when taken
+}

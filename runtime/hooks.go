@@ -8,7 +8,7 @@ import "time"
 // must be fast and safe for concurrent use. Embed NopHooks to implement only
 // some of them.
 type Hooks interface {
-	// ObtainDone reports the end of Obtain or TryObtain: how many script
+	// ObtainDone reports the end of Obtain or LockAndSet: how many script
 	// calls it made, how long it took from the call to the outcome, and its
 	// error (nil when the lock was obtained).
 	ObtainDone(key string, attempts int, latency time.Duration, err error)

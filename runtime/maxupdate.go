@@ -66,9 +66,23 @@ func parseRose(reply any) (bool, error) {
 
 // MaxTable is a family of integer values kept at their maximum, such as the
 // last-read position per item, written back to a database in batches. Each
-// id hashes to one of Shards shards; a shard's values and its dirty set share
-// a hash tag, so every MaxUpdate touches one slot while the table spreads
-// over Shards slots of the cluster.
+// id hashes to one of Shards shards (Shard); a shard's values and its dirty
+// set share a hash tag, so every MaxUpdate touches one slot while the table
+// spreads over Shards slots of the cluster.
+//
+// Client.Update raises one id's value and Client.UpdateMany many in one
+// pipeline; Client.Drain hands the dirty ids with their values to a write
+// function. To call MaxUpdate (or max_update in RunPipelined) directly, pass
+// ValueKey(id), DirtyKey(Shard(id)) and id as the member:
+//
+//	shard, err := t.Shard(id)
+//	value, err := t.ValueKey(id)
+//	dirty, err := t.DirtyKey(shard)
+//	rose, err := c.MaxUpdate(ctx, value, dirty, id, v)
+//
+// A MaxTable is a plain value; its methods and the operations taking it
+// check it (Name non-empty without braces, Shards in 1..16384) and fail with
+// ErrInvalidArgument otherwise.
 type MaxTable struct {
 	// Name prefixes every key of the table; no braces.
 	Name string
