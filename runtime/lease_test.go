@@ -18,7 +18,8 @@ func TestLeaseNeverShrinks(t *testing.T) {
 		ctx := context.Background()
 		c := New(rdb, nil)
 		other := New(newClient(t, rdb), nil)
-		key := Key("lease", tagged(t), "lock")
+		id := tagged(t)
+		key, state := Key("lease", id, "lock"), Key("lease", id, "state")
 		outer, err := c.Obtain(ctx, key, 10*time.Second, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -61,11 +62,24 @@ func TestLeaseNeverShrinks(t *testing.T) {
 		if !outer.Deadline().Equal(longer.Deadline()) {
 			t.Fatalf("entries of one lease report %v and %v", outer.Deadline(), longer.Deadline())
 		}
-		// A refresh through the outer entry with its own TTL keeps it.
+		// A refresh through the outer entry with its own TTL keeps it, and
+		// so does a LockAndSet re-entry with a short TTL.
 		if err := outer.Refresh(ctx, 10*time.Second); err != nil {
 			t.Fatal(err)
 		}
 		checkDeadline(t, rdb, key, outer, longer)
+		set, err := c.LockAndSet(ctx, key, 50*time.Millisecond, StateWrite{Key: state, Field: "f", Value: "v", TTL: time.Minute}, &ObtainOptions{Token: outer.Token()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pttl := rdb.PTTL(ctx, key).Val(); pttl < 25*time.Second {
+			t.Fatalf("LockAndSet re-entry with 50ms cut the lease to %v", pttl)
+		}
+		checkDeadline(t, rdb, key, outer, longer, set)
+		if err := set.Release(ctx); err != nil {
+			t.Fatal(err)
+		}
+		rdb.Del(ctx, state)
 		if err := longer.Release(ctx); err != nil {
 			t.Fatal(err)
 		}
