@@ -137,6 +137,7 @@ func BenchmarkRealWorldFiles(b *testing.B) {
 			100*per[i].Seconds()/sum.Seconds(), len(srcs[i]), paths[i])
 	}
 	b.ReportMetric(float64(len(paths))*float64(b.N)/b.Elapsed().Seconds(), "files/s")
+	b.ReportMetric(sum.Seconds()*1e6/float64(b.N)/float64(len(paths)), "cpu-µs/file")
 }
 
 // threadCPU is the CPU time (user + system) the calling OS thread has used.
