@@ -10,6 +10,8 @@ type advice struct {
 	acquire string
 	library string // "" when the client ships none
 	script  string
+	// watch is how the client runs an optimistic transaction.
+	watch string
 }
 
 var adviceFor = map[redisapi.Client]advice{
@@ -17,20 +19,24 @@ var adviceFor = map[redisapi.Client]advice{
 		acquire: "SetNX(ctx, key, value, ttl), SET NX PX",
 		library: "runtime's Client.Obtain",
 		script:  "a script",
+		watch:   "WATCH with TxPipelined",
 	},
 	redisapi.RedigoClient: {
 		acquire: `Do("SET", key, token, "NX", "PX", ttlMillis)`,
 		script:  "a redis.NewScript",
+		watch:   "WATCH with MULTI/EXEC on the same connection",
 	},
 	redisapi.RueidisClient: {
 		acquire: "B().Set().Key(key).Value(token).Nx().Px(ttl).Build()",
 		library: "rueidislock",
 		script:  "a rueidis.NewLuaScript",
+		watch:   "WATCH with MULTI/EXEC on a dedicated connection (Dedicated)",
 	},
 	redisapi.ValkeyClient: {
 		acquire: "B().Set().Key(key).Value(token).Nx().Px(ttl).Build()",
 		library: "valkeylock",
 		script:  "a valkey.NewLuaScript",
+		watch:   "WATCH with MULTI/EXEC on a dedicated connection (Dedicated)",
 	},
 }
 

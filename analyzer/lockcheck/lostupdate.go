@@ -90,7 +90,7 @@ func underLock(f *fn, r *event) bool {
 // different client values (src.Get, dst.Set: a copy between servers).
 // Pipelines and transactions are made from a client and do not count.
 func otherClient(f *fn, r, w *event) bool {
-	if !r.direct() || !w.direct() {
+	if !r.direct() || !w.direct() || !sentByReceiver(r.call.Client) || !sentByReceiver(w.call.Client) {
 		return false
 	}
 	rs, ok1 := ast.Unparen(r.at.Fun).(*ast.SelectorExpr)
@@ -99,6 +99,13 @@ func otherClient(f *fn, r, w *event) bool {
 		return false
 	}
 	return types.ExprString(rs.X) != types.ExprString(ws.X)
+}
+
+// sentByReceiver reports whether a client's calls name the client (or
+// connection) as their receiver. A rueidis or valkey-go command is
+// recorded at its builder's Build, whose receiver is the builder chain.
+func sentByReceiver(c redisapi.Client) bool {
+	return c == redisapi.GoRedisClient || c == redisapi.RedigoClient
 }
 
 // isPipe reports whether e is a go-redis Pipeliner, Pipeline or Tx.
@@ -159,16 +166,17 @@ func lostUpdateMessage(r, w *event, byValue, counter bool) string {
 	if r.field != nil {
 		what += " field " + r.fkey.String()
 	}
+	watch := adviceFor[w.call.Client].watch
 	var fix string
 	switch {
 	case counter && r.field != nil:
-		fix = "use HINCRBY, or a script, or WATCH with TxPipelined"
+		fix = "use HINCRBY, or a script, or " + watch
 	case counter:
-		fix = "use INCRBY, or a script, or WATCH with TxPipelined"
-	case byValue:
-		fix = "use a script, or WATCH with TxPipelined"
+		fix = "use INCRBY, or a script, or " + watch
+	case byValue || w.call.Client != redisapi.GoRedisClient:
+		fix = "use a script, or " + watch
 	default:
-		fix = "use runtime's Client.MaxUpdate for a running maximum, or a script, or WATCH with TxPipelined"
+		fix = "use runtime's Client.MaxUpdate for a running maximum, or a script, or " + watch
 	}
 	w1 := command(w)
 	return wr + " of " + what + " depends on the " + commandOf(r) + " before it with no WATCH or script: two clients interleaved as A " + rd +

@@ -59,3 +59,17 @@ func ordinary(c redis.Conn, id string) {
 	c.Do("SETNX", "user:"+id, "x")
 	c.Do("DEL", "user:"+id)
 }
+
+// A counter emulated with GET and SET: a lost update, with redigo's advice.
+func bump(c redis.Conn, id string) {
+	n, _ := redis.Int(c.Do("GET", "hits:"+id))
+	c.Do("SET", "hits:"+id, n+1) // want `SET of "hits:" \+ id depends on the GET before it with no WATCH or script: .*; use INCRBY, or a script, or WATCH with MULTI/EXEC on the same connection$`
+}
+
+// Filling a missing value: whoever wins writes the same thing.
+func fill(c redis.Conn, id string) {
+	v, _ := redis.String(c.Do("GET", "name:"+id))
+	if v == "" {
+		c.Do("SET", "name:"+id, "anonymous")
+	}
+}

@@ -4,6 +4,7 @@ package lockcheck
 
 import (
 	"context"
+	"strconv"
 	"time"
 
 	"github.com/valkey-io/valkey-go"
@@ -49,4 +50,18 @@ func ordinary(ctx context.Context, c valkey.Client, id string) {
 	c.Do(ctx, c.B().Del().Key("cache:"+id).Build())
 	c.Do(ctx, c.B().Setnx().Key("user:"+id).Value("x").Build())
 	c.Do(ctx, c.B().Del().Key("user:"+id).Build())
+}
+
+// A counter emulated with GET and SET: a lost update, with valkey's advice.
+func bump(ctx context.Context, c valkey.Client, id string) {
+	n, _ := c.Do(ctx, c.B().Get().Key("hits:"+id).Build()).AsInt64()
+	c.Do(ctx, c.B().Set().Key("hits:"+id).Value(strconv.FormatInt(n+1, 10)).Build()) // want `SET of "hits:" \+ id depends on the GET before it with no WATCH or script: .*; use INCRBY, or a script, or WATCH with MULTI/EXEC on a dedicated connection \(Dedicated\)$`
+}
+
+// Filling a missing value: whoever wins writes the same thing.
+func fill(ctx context.Context, c valkey.Client, id string) {
+	v, _ := c.Do(ctx, c.B().Get().Key("name:"+id).Build()).ToString()
+	if v == "" {
+		c.Do(ctx, c.B().Set().Key("name:"+id).Value("anonymous").Build())
+	}
 }
