@@ -51,7 +51,7 @@ func moduleDir(tb testing.TB, module string) string {
 			return
 		}
 		src := strings.TrimSpace(string(out))
-		dst, err := os.MkdirTemp("", "slotlint-bench-mod")
+		dst, err := sharedTempDir("slotlint-bench-mod")
 		if err != nil {
 			mc.err = err
 			return
@@ -79,6 +79,33 @@ func moduleDir(tb testing.TB, module string) string {
 	return mc.dir
 }
 
+// sharedDirs are the temporary directories that outlive one benchmark
+// (module copies, the binary); TestMain removes them.
+var (
+	sharedMu   sync.Mutex
+	sharedDirs []string
+)
+
+func sharedTempDir(pattern string) (string, error) {
+	dir, err := os.MkdirTemp("", pattern)
+	if err == nil {
+		sharedMu.Lock()
+		sharedDirs = append(sharedDirs, dir)
+		sharedMu.Unlock()
+	}
+	return dir, err
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, dir := range sharedDirs {
+		// Module copies were made writable when copied, so this can
+		// remove them.
+		os.RemoveAll(dir)
+	}
+	os.Exit(code)
+}
+
 var (
 	buildOnce sync.Once
 	binPath   string
@@ -88,7 +115,7 @@ var (
 // slotlintBinary builds the slotlint command from this checkout once.
 func slotlintBinary(tb testing.TB) string {
 	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "slotlint-bench")
+		dir, err := sharedTempDir("slotlint-bench")
 		if err != nil {
 			buildErr = err
 			return
