@@ -22,7 +22,7 @@ func writeTree(t *testing.T, files map[string]string) string {
 	return dir
 }
 
-func positions(fs []Finding, base string) []string {
+func findingPlaces(fs []Finding, base string) []string {
 	var out []string
 	for _, f := range fs {
 		p := f.Pos
@@ -44,7 +44,7 @@ func TestIncludes(t *testing.T) {
 	})
 	main := filepath.Join(dir, "moveToActive-2.lua")
 	src, _ := os.ReadFile(main)
-	got := positions(Check(src, Options{Filename: main, Includes: true}), dir)
+	got := findingPlaces(Check(src, Options{Filename: main, Includes: true}), dir)
 	want := []string{
 		"includes/addJob.lua:3:25 LUA202", // INCR q .. ':id'
 		"includes/addJob.lua:4:14 LUA201", // HSET 'job:' .. id
@@ -54,7 +54,7 @@ func TestIncludes(t *testing.T) {
 		t.Errorf("with includes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	// Unresolved, the helpers are missing globals of the script itself.
-	got = positions(Check(src, Options{Filename: main}), dir)
+	got = findingPlaces(Check(src, Options{Filename: main}), dir)
 	if strings.Join(got, " ") != "moveToActive-2.lua:4:12 LUA302 moveToActive-2.lua:5:1 LUA302" {
 		t.Errorf("without includes: %v", got)
 	}
@@ -72,7 +72,7 @@ func TestPreludeAndGlobals(t *testing.T) {
 	prelude := "local function lockKey(k)\n  return k .. ':lock'\nend\nlocal unused = redis.call('GET', 'config')\n"
 	body := "#!lua flags=no-writes\nlocal k = lockKey(KEYS[1])\nreturn redis.call('GET', k)\n"
 	fs := Analyze([]byte(body), Options{Filename: "body.lua", Prelude: prelude, PreludeFile: "prelude.lua"})
-	got := positions(fs.Findings, "")
+	got := findingPlaces(fs.Findings, "")
 	want := "body.lua:3:19 LUA202 prelude.lua:4:27 LUA201"
 	if strings.Join(got, " ") != want {
 		t.Errorf("with prelude: %v, want %s", got, want)

@@ -170,8 +170,37 @@ type Result struct {
 }
 
 // Check analyses a script and returns its findings sorted by position.
+//
+// A function analysed once per call site can give one rule at one spot
+// several times, with messages that differ by the keys each caller passes:
+// Check reports it once, at the function, saying how many other calls
+// give it too. (Analyze keeps each, for callers that bind keys per call.)
 func Check(src []byte, opts Options) []Finding {
-	return Analyze(src, opts).Findings
+	return collapse(Analyze(src, opts).Findings)
+}
+
+// collapse merges findings of one rule at one position, which sorting
+// has made adjacent.
+func collapse(fs []Finding) []Finding {
+	out := fs[:0:0]
+	extra := 0
+	flush := func() {
+		if extra > 0 {
+			last := &out[len(out)-1]
+			last.Message += sprintf(" (the same for %d other call%s of this code)", extra, plural(extra))
+		}
+		extra = 0
+	}
+	for _, f := range fs {
+		if n := len(out); n > 0 && out[n-1].Pos == f.Pos && out[n-1].Rule == f.Rule {
+			extra++
+			continue
+		}
+		flush()
+		out = append(out, f)
+	}
+	flush()
+	return out
 }
 
 // Analyze parses the script once and runs every rule.

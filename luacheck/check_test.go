@@ -258,3 +258,48 @@ func TestBudget(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// TestColumns: a finding points at its own command name or operator, not
+// the first one spelled alike on the line, and a command name on the line
+// after its redis.call gets that line and its column.
+func TestColumns(t *testing.T) {
+	pad := strings.Repeat("redis.call('GET', KEYS[1]) ", 40)
+	cases := []struct {
+		src, want string
+	}{
+		// One long line: the literal key is the 41st GET.
+		{"local a = 1 " + pad + "return redis.call('GET', 'config')", "1:" + strconv.Itoa(len("local a = 1 "+pad+"return redis.call(")+1) + " LUA201"},
+		// The command name on the next line.
+		{"return redis.call(\n  'SET',\n  'lit', 1)", "2:3 LUA201"},
+		// The second < is the one on a maybe-nil value.
+		{"local n = 1 if n < 2 and tonumber(redis.call('GET', KEYS[1])) < 5 then return 1 end", "1:63 LUA304"},
+		// The second + on the line.
+		{"local x = 1 + 2 + redis.call('GET', KEYS[1])", "1:17 LUA304"},
+		// The nil comparison after another ==.
+		{"local a = ARGV[1] == 'x' local v = redis.call('GET', KEYS[1]) if v == nil then return 1 end", "1:68 LUA303"},
+	}
+	for _, c := range cases {
+		fs := Check([]byte(c.src), Options{})
+		var got []string
+		for _, f := range fs {
+			got = append(got, fmt.Sprintf("%d:%d %s", f.Pos.Line, f.Pos.Column, f.Rule))
+		}
+		if strings.Join(got, ", ") != c.want {
+			t.Errorf("%.60q...: got %v, want %s", c.src, got, c.want)
+		}
+	}
+}
+
+// TestHelperReportedOnce: Check gives one finding at the helper and says
+// how many other calls give it; Analyze keeps one per key for callers
+// that bind keys per call site.
+func TestHelperReportedOnce(t *testing.T) {
+	src := []byte("local function touch(k)\n  redis.call('SET', k .. ':seen', 1)\nend\ntouch(KEYS[1])\ntouch(KEYS[2])\ntouch(KEYS[3])\n")
+	f := only(t, Check(src, Options{}), RuleDerivedKey)
+	if f.Pos.Line != 2 || !strings.HasSuffix(f.Message, "(the same for 2 other calls of this code)") {
+		t.Errorf("finding %v", f)
+	}
+	if n := len(Analyze(src, Options{}).Findings); n != 3 {
+		t.Errorf("Analyze kept %d findings, want one per key", n)
+	}
+}

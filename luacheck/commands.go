@@ -10,6 +10,8 @@ import (
 // command models redis.call/redis.pcall(name, args...): it runs the
 // command rules (LUA103, LUA2xx, LUA4xx) and returns the reply.
 func (in *interp) command(line int, via string, args []value) value {
+	namePos := in.namePos
+	in.namePos = Position{}
 	in.work++
 	reply := value{kind: kReply, src: fromReply, direct: true}
 	mayKeys := true
@@ -43,6 +45,11 @@ func (in *interp) command(line int, via string, args []value) value {
 	reply.maybeNil = nilBulk[cmd.Name]
 	mayKeys = spread || hasKeySpecs(cmd)
 	call := commandCall{line: line, name: upper, anchor: name, cmd: cmd, argv: argv, args: args[:len(argv)], spread: spread, spreadVal: spreadVal}
+	if p := namePos; p.Line > 0 {
+		call.line, call.col = p.Line, p.Column
+	} else {
+		call.col = in.c.toks.column(line, name)
+	}
 	if paged := pagedRead(call); paged != "" && len(in.loops) > 0 {
 		// The innermost loop pages; a cursor read names the loop over a
 		// page read inside it.
@@ -86,7 +93,7 @@ func hasKeySpecs(cmd *rediscmd.Command) bool {
 
 // commandCall is one resolved redis.call as the rules see it.
 type commandCall struct {
-	line      int
+	line, col int    // of the command name
 	name      string // as called, upper case
 	anchor    string // the command name as written, to find its column
 	cmd       *rediscmd.Command
@@ -98,7 +105,7 @@ type commandCall struct {
 
 func (in *interp) reportCall(c commandCall, rule, format string, args ...any) {
 	f := Finding{
-		Pos:      Position{Line: c.line, Column: in.c.toks.column(c.line, c.anchor)},
+		Pos:      Position{Line: c.line, Column: c.col},
 		Rule:     rule,
 		Message:  sprintf(format, args...),
 		Command:  c.cmd.Name,
@@ -342,7 +349,7 @@ func (in *interp) keyArgs(c commandCall) {
 		v := c.args[r.Index]
 		if v.hasKey {
 			in.c.res.Keys = append(in.c.res.Keys, KeyUse{
-				Pos:      Position{File: in.c.opts.Filename, Line: c.line, Column: in.c.toks.column(c.line, c.anchor)},
+				Pos:      Position{File: in.c.opts.Filename, Line: c.line, Column: c.col},
 				Command:  c.cmd.Name,
 				Key:      v.key,
 				Function: in.frame.fnName,
@@ -370,7 +377,7 @@ func (in *interp) spreadKeys(c commandCall) {
 			from = "stored or decoded data"
 		}
 		f := Finding{
-			Pos:      Position{Line: c.line, Column: in.c.toks.column(c.line, c.anchor)},
+			Pos:      Position{Line: c.line, Column: c.col},
 			Rule:     RuleUndeclaredKey,
 			Command:  c.cmd.Name,
 			Function: in.frame.fnName,
@@ -391,7 +398,7 @@ func (in *interp) judgeKey(c commandCall, v value) {
 		return // the script refuses to run on a cluster
 	}
 	f := Finding{
-		Pos:      Position{Line: c.line, Column: in.c.toks.column(c.line, c.anchor)},
+		Pos:      Position{Line: c.line, Column: c.col},
 		Command:  c.cmd.Name,
 		Function: in.frame.fnName,
 	}

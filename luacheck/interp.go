@@ -164,6 +164,10 @@ type interp struct {
 	// reads maps the calls of nil-bulk reads to the value they name.
 	present []entry
 	reads   map[*ast.FuncCallExpr]entry
+	// pos has the columns of strings and operators; namePos is where the
+	// command name of the redis.call being evaluated is (zero: unknown).
+	pos     positions
+	namePos Position
 }
 
 func newInterp(c *checker) *interp {
@@ -173,6 +177,7 @@ func newInterp(c *checker) *interp {
 // runChunk analyses the chunk; closureWrites is walkChunk's.
 func (in *interp) runChunk(chunk []ast.Stmt, closureWrites map[string]bool) {
 	in.budget = budgetPerNode * (len(in.c.toks.list) + 16)
+	in.pos = buildPositions(chunk, in.c.toks)
 	in.writtenInClosure = closureWrites
 	in.scope = &scope{decls: new(uint32)}
 	for name := range strings.SplitSeq(in.c.opts.Globals, ",") {
@@ -621,8 +626,8 @@ func (in *interp) expr(e ast.Expr) value {
 		return in.concat(l, r)
 	case *ast.ArithmeticOpExpr:
 		l, r := in.expr(e.Lhs), in.expr(e.Rhs)
-		in.arithmetic(e.Line(), e.Operator, l)
-		in.arithmetic(e.Line(), e.Operator, r)
+		in.arithmetic(e, e.Line(), e.Operator, l)
+		in.arithmetic(e, e.Line(), e.Operator, r)
 		return value{kind: kNumber, src: l.src | r.src, clamped: l.clamped && r.clamped}
 	case *ast.UnaryMinusOpExpr:
 		if n, ok := e.Expr.(*ast.NumberExpr); ok {
@@ -630,7 +635,7 @@ func (in *interp) expr(e ast.Expr) value {
 			return value{kind: kNumber, key: slot.Literal("-" + n.Value), hasKey: true, clamped: true}
 		}
 		v := in.expr(e.Expr)
-		in.arithmetic(e.Line(), "-", v)
+		in.arithmetic(e, e.Line(), "-", v)
 		return value{kind: kNumber, src: v.src}
 	case *ast.UnaryNotOpExpr:
 		in.expr(e.Expr)
@@ -948,6 +953,7 @@ func (in *interp) call(e *ast.FuncCallExpr) []value {
 	}
 	switch f.lib {
 	case "redis.call", "redis.pcall":
+		in.namePos = in.argPos(e, 0)
 		reply := in.command(line, f.lib, args)
 		if reply.cmd != "" {
 			if ent, ok := readEntry(reply.cmd, args); ok {
@@ -965,6 +971,7 @@ func (in *interp) call(e *ast.FuncCallExpr) []value {
 	case "pcall":
 		if len(args) > 0 && args[0].kind == kFunc {
 			if args[0].lib == "redis.call" || args[0].lib == "redis.pcall" {
+				in.namePos = in.argPos(e, 1)
 				return []value{{kind: kBool}, in.command(line, "pcall("+args[0].lib+")", args[1:])}
 			}
 			if args[0].fn != nil {
@@ -1200,4 +1207,14 @@ func (in *interp) registerFunction(line int, argExprs []ast.Expr, args []value) 
 	}
 	fr.vararg = cb.fn.def.ParList.HasVargs
 	in.callFunction(*cb.fn, params, line, fr)
+}
+
+// argPos is where call argument i is, when it is a string literal.
+func (in *interp) argPos(e *ast.FuncCallExpr, i int) Position {
+	if i < len(e.Args) {
+		if s, ok := e.Args[i].(*ast.StringExpr); ok {
+			return in.pos.strs[s]
+		}
+	}
+	return Position{}
 }

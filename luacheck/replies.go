@@ -34,6 +34,7 @@ var arrayReply = map[string]bool{
 // relational runs LUA303 (a reply compared with nil) and the ordering half
 // of LUA304.
 func (in *interp) relational(e *ast.RelationalOpExpr, l, r value) {
+	opLine, opCol := in.opPos(e, e.Line(), e.Operator)
 	switch e.Operator {
 	case "==", "~=":
 		other := l
@@ -53,16 +54,16 @@ func (in *interp) relational(e *ast.RelationalOpExpr, l, r value) {
 		}
 		switch {
 		case arrayReply[other.cmd]:
-			in.c.reportAt(e.Line(), e.Operator, RuleNilCompare, "the reply of %s is compared with nil: it is a table, empty when nothing matches (never nil or false), so this is %s (test #reply == 0)", other.cmd, never)
+			in.c.reportCol(opLine, opCol, RuleNilCompare, "the reply of %s is compared with nil: it is a table, empty when nothing matches (never nil or false), so this is %s (test #reply == 0)", other.cmd, never)
 		case nilBulk[other.cmd]:
-			in.c.reportAt(e.Line(), e.Operator, RuleNilCompare, "the reply of %s is compared with nil: a missing value arrives as false, never nil, so this is %s (test it with \"not\" or == false)", other.cmd, never)
+			in.c.reportCol(opLine, opCol, RuleNilCompare, "the reply of %s is compared with nil: a missing value arrives as false, never nil, so this is %s (test it with \"not\" or == false)", other.cmd, never)
 		default:
-			in.c.reportAt(e.Line(), e.Operator, RuleNilCompare, "the reply of %s is compared with nil: a redis.call reply is never nil (a nil reply arrives as false, an empty array as an empty table), so this is %s", orSome(other.cmd), never)
+			in.c.reportCol(opLine, opCol, RuleNilCompare, "the reply of %s is compared with nil: a redis.call reply is never nil (a nil reply arrives as false, an empty array as an empty table), so this is %s", orSome(other.cmd), never)
 		}
 	case "<", "<=", ">", ">=":
 		for _, v := range []value{l, r} {
 			if v.maybeNil && v.cmd != "" {
-				in.c.reportAt(e.Line(), e.Operator, RuleMaybeNil, "%s compared with %s: %s, and comparing it raises an error (guard it or use \"or 0\")", describeMaybeNil(v), e.Operator, whenNil(v))
+				in.c.reportCol(opLine, opCol, RuleMaybeNil, "%s compared with %s: %s, and comparing it raises an error (guard it or use \"or 0\")", describeMaybeNil(v), e.Operator, whenNil(v))
 				return
 			}
 		}
@@ -70,11 +71,12 @@ func (in *interp) relational(e *ast.RelationalOpExpr, l, r value) {
 }
 
 // arithmetic is the arithmetic half of LUA304.
-func (in *interp) arithmetic(line int, op string, v value) {
+func (in *interp) arithmetic(e ast.Expr, line int, op string, v value) {
 	if !v.maybeNil || v.cmd == "" {
 		return
 	}
-	in.c.reportAt(line, op, RuleMaybeNil, "arithmetic (%s) on %s: %s, and arithmetic on it raises an error (guard it or use \"or 0\")", op, describeMaybeNil(v), whenNil(v))
+	l, col := in.opPos(e, line, op)
+	in.c.reportCol(l, col, RuleMaybeNil, "arithmetic (%s) on %s: %s, and arithmetic on it raises an error (guard it or use \"or 0\")", op, describeMaybeNil(v), whenNil(v))
 }
 
 func describeMaybeNil(v value) string {

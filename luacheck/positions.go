@@ -1,0 +1,128 @@
+package luacheck
+
+import (
+	"github.com/yuin/gopher-lua/ast"
+)
+
+// gopher-lua's AST has lines but no columns. positions recovers the
+// column of string literals and operators, the anchors of most findings,
+// by pairing them in source order with the tokens of the same text: the
+// k-th "GET" string on a line is the k-th 'GET' token there, the k-th
+// "<" of the script is its k-th "<" token. A command name on the line
+// after its redis.call gets its own line and column.
+type positions struct {
+	strs map[*ast.StringExpr]Position
+	ops  map[ast.Expr]Position
+}
+
+type strSlot struct {
+	line int
+	text string
+}
+
+// buildPositions walks the chunk in source order.
+func buildPositions(chunk []ast.Stmt, ts tokens) positions {
+	var strNodes = map[strSlot][]*ast.StringExpr{}
+	var opNodes = map[string][]ast.Expr{}
+	stack := make([]any, 0, 64)
+	for i := len(chunk) - 1; i >= 0; i-- {
+		stack = append(stack, chunk[i])
+	}
+	// A binary operator is visited between its operands: its node is
+	// pushed as an opMark after the right operand and before the left.
+	type opMark struct {
+		e  ast.Expr
+		op string
+	}
+	var buf []any
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch n := n.(type) {
+		case opMark:
+			opNodes[n.op] = append(opNodes[n.op], n.e)
+			continue
+		case *ast.StringExpr:
+			k := strSlot{n.Line(), n.Value}
+			strNodes[k] = append(strNodes[k], n)
+			continue
+		case *ast.RepeatStmt:
+			// Body first, then the condition.
+			stack = append(stack, n.Condition)
+			for i := len(n.Stmts) - 1; i >= 0; i-- {
+				stack = append(stack, n.Stmts[i])
+			}
+			continue
+		case *ast.ArithmeticOpExpr:
+			stack = append(stack, n.Rhs, opMark{n, n.Operator}, n.Lhs)
+			continue
+		case *ast.RelationalOpExpr:
+			stack = append(stack, n.Rhs, opMark{n, n.Operator}, n.Lhs)
+			continue
+		case *ast.StringConcatOpExpr:
+			stack = append(stack, n.Rhs, opMark{n, ".."}, n.Lhs)
+			continue
+		case *ast.UnaryMinusOpExpr:
+			stack = append(stack, n.Expr, opMark{n, "-"})
+			continue
+		case *ast.FuncCallExpr:
+			// obj:m(args): the receiver comes first in the text.
+			for i := len(n.Args) - 1; i >= 0; i-- {
+				stack = append(stack, n.Args[i])
+			}
+			if n.Func != nil {
+				stack = append(stack, n.Func)
+			}
+			if n.Receiver != nil {
+				stack = append(stack, n.Receiver)
+			}
+			continue
+		}
+		buf = children(n, buf[:0])
+		for i := len(buf) - 1; i >= 0; i-- {
+			stack = append(stack, buf[i])
+		}
+	}
+	p := positions{strs: map[*ast.StringExpr]Position{}, ops: map[ast.Expr]Position{}}
+	seenStr := map[strSlot]int{}
+	seenOp := map[string]int{}
+	l := ts.list
+	for i, t := range l {
+		text := string(ts.src[t.start:t.end])
+		switch {
+		case t.typ == tString || t.typ == tIdent && isFieldName(l, i, ts.src):
+			k := strSlot{int(t.line), text}
+			if nodes := strNodes[k]; seenStr[k] < len(nodes) {
+				p.strs[nodes[seenStr[k]]] = Position{Line: int(t.line), Column: int(t.col)}
+				seenStr[k]++
+			}
+		case t.typ == tOp || t.typ < 256:
+			if nodes := opNodes[text]; seenOp[text] < len(nodes) {
+				p.ops[nodes[seenOp[text]]] = Position{Line: int(t.line), Column: int(t.col)}
+				seenOp[text]++
+			}
+		}
+	}
+	return p
+}
+
+// isFieldName: a name token the parser turns into a string key: "t.name"
+// or "{name = v}".
+func isFieldName(l []token, i int, src []byte) bool {
+	if i > 0 && l[i-1].typ == '.' {
+		return true
+	}
+	if i > 0 && i+1 < len(l) && (l[i-1].typ == '{' || l[i-1].typ == ',' || l[i-1].typ == ';') && l[i+1].typ == '=' {
+		return true
+	}
+	return false
+}
+
+// opPos is where an operator node's operator is, falling back to the first
+// token spelled op on the node's line.
+func (in *interp) opPos(e ast.Expr, line int, op string) (int, int) {
+	if p, ok := in.pos.ops[e]; ok {
+		return p.Line, p.Column
+	}
+	return line, in.c.toks.column(line, op)
+}
