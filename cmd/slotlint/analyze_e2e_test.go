@@ -17,20 +17,30 @@ import (
 
 var (
 	binOnce sync.Once
+	binDir  string // removed by TestMain
 	binPath string
 	binErr  error
 )
 
-// sharedBinary builds slotlint once for all analyzer end-to-end tests.
+// TestMain removes the binary sharedBinary built: it lives outside any
+// test's temporary directory, so that every test can use it.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// sharedBinary builds slotlint once for all the tests that run it.
 func sharedBinary(t *testing.T) string {
 	t.Helper()
 	binOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "slotlint-e2e")
-		if err != nil {
-			binErr = err
+		binDir, binErr = os.MkdirTemp("", "slotlint-e2e")
+		if binErr != nil {
 			return
 		}
-		binPath = filepath.Join(dir, "slotlint")
+		binPath = filepath.Join(binDir, "slotlint")
 		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
 		if err != nil {
 			binErr = errors.New("go build: " + err.Error() + "\n" + string(out))

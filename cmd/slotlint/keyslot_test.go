@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,17 +12,6 @@ import (
 	"github.com/slotlint/slotlint/slot"
 )
 
-// buildBinary builds slotlint once per test binary run.
-func buildBinary(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "slotlint")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // TestKeyslotMatchesRedis runs the built binary on 10,000 keys given as
 // arguments and compares every line with the cluster's CLUSTER KEYSLOT.
 func TestKeyslotMatchesRedis(t *testing.T) {
@@ -31,7 +19,7 @@ func TestKeyslotMatchesRedis(t *testing.T) {
 	keys := redistest.RandomKeys(rand.New(rand.NewPCG(seed, 2)), 10000, true)
 	want := redistest.KeySlots(t, keys)
 
-	bin := buildBinary(t)
+	bin := sharedBinary(t)
 	cmd := exec.Command(bin, append([]string{"keyslot"}, keys...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
