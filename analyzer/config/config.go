@@ -7,12 +7,12 @@ package config
 import (
 	"fmt"
 	"reflect"
-	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/slotlint/slotlint/analyzer/rules"
+	"github.com/slotlint/slotlint/luacheck"
 	"github.com/slotlint/slotlint/slot"
 )
 
@@ -37,21 +37,44 @@ type Config struct {
 	Slot    slot.Options
 }
 
-// Enabled reports whether the rule with the given ID is reported.
+// luaUmbrella is the Go rule under which the Lua checker's findings in
+// scripts held in Go code are reported, each under its own LUA ID.
+const luaUmbrella = "SL1202"
+
+func isLua(id string) bool { return strings.HasPrefix(id, "LUA") }
+
+// Enabled reports whether the rule with the given ID is reported. A LUA
+// rule found in a script held in Go code is reported when both it and
+// SL1202 are.
 func (c *Config) Enabled(id string) bool {
 	if id == "SL1005" && !c.Strict {
+		return false
+	}
+	if isLua(id) && !c.enabled[luaUmbrella] {
 		return false
 	}
 	return c.enabled[id]
 }
 
-// New validates s.
+// RuleError is a setting that names a rule that does not exist.
+type RuleError struct {
+	Setting string // "enable" or "disable"
+	ID      string
+}
+
+func (e *RuleError) Error() string {
+	return fmt.Sprintf("slotlint: %s names unknown rule %q (rules: %s)", e.Setting, e.ID, known())
+}
+
+// New validates s. Enable and Disable take Go rule IDs and the LUA IDs
+// that Go mode reports inside scripts held in Go code; enabling a LUA
+// rule enables SL1202, which carries it.
 func New(s Settings) (*Config, error) {
 	c := &Config{enabled: map[string]bool{}, Strict: s.Strict, Slot: slot.Options{HolesMayContainBraces: s.Braces}}
-	check := func(flag string, ids []string) error {
+	check := func(setting string, ids []string) error {
 		for _, id := range ids {
-			if _, ok := rules.Lookup(id); !ok {
-				return fmt.Errorf("slotlint: -%s names unknown rule %q (known: %s)", flag, id, known())
+			if !isRule(id) {
+				return &RuleError{Setting: setting, ID: id}
 			}
 		}
 		return nil
@@ -62,11 +85,19 @@ func New(s Settings) (*Config, error) {
 	if err := check("disable", s.Disable); err != nil {
 		return nil, err
 	}
-	for _, r := range rules.All() {
-		c.enabled[r.ID] = len(s.Enable) == 0
+	for _, id := range allIDs() {
+		c.enabled[id] = len(s.Enable) == 0
 	}
 	for _, id := range s.Enable {
 		c.enabled[id] = true
+		if isLua(id) {
+			c.enabled[luaUmbrella] = true
+		}
+		if id == luaUmbrella {
+			for _, r := range luacheck.Rules {
+				c.enabled[r.ID] = true
+			}
+		}
 	}
 	for _, id := range s.Disable {
 		c.enabled[id] = false
@@ -74,13 +105,32 @@ func New(s Settings) (*Config, error) {
 	return c, nil
 }
 
-func known() string {
+func isRule(id string) bool {
+	if _, ok := rules.Lookup(id); ok {
+		return true
+	}
+	for _, r := range luacheck.Rules {
+		if r.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// allIDs are the Go rules, then the Lua rules.
+func allIDs() []string {
 	var ids []string
 	for _, r := range rules.All() {
 		ids = append(ids, r.ID)
 	}
-	sort.Strings(ids)
-	return strings.Join(ids, ",")
+	for _, r := range luacheck.Rules {
+		ids = append(ids, r.ID)
+	}
+	return ids
+}
+
+func known() string {
+	return strings.Join(allIDs(), ",")
 }
 
 // Current holds the settings the flags write into; plugins set it directly
@@ -117,7 +167,7 @@ var Analyzer = &analysis.Analyzer{
 }
 
 func init() {
-	Analyzer.Flags.Var(idList{&Current.Disable}, "disable", "comma-separated rule IDs not to report, e.g. SL1104,SL1005")
+	Analyzer.Flags.Var(idList{&Current.Disable}, "disable", "comma-separated rule IDs not to report, e.g. SL1104,LUA201")
 	Analyzer.Flags.Var(idList{&Current.Enable}, "enable", "comma-separated rule IDs to report exclusively")
 	Analyzer.Flags.BoolVar(&Current.Braces, "braces", false, "assume values of unknown text may contain '{' or '}'")
 	Analyzer.Flags.BoolVar(&Current.Strict, "strict", false, "also report multi-key commands whose keys cannot be resolved (SL1005)")

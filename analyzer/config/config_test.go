@@ -1,6 +1,7 @@
 package config_test
 
 import (
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -55,5 +56,34 @@ func TestSettings(t *testing.T) {
 	_, err = config.New(config.Settings{Disable: []string{"SL9999"}})
 	if err == nil || !strings.Contains(err.Error(), `unknown rule "SL9999"`) {
 		t.Errorf("unknown rule: err = %v", err)
+	}
+}
+
+// TestLuaIDs: the LUA IDs that Go mode reports (inside scripts held in Go
+// code, under SL1202) are rule IDs of the settings too.
+func TestLuaIDs(t *testing.T) {
+	c, err := config.New(config.Settings{Disable: []string{"LUA201"}})
+	if err != nil {
+		t.Fatalf("-disable=LUA201: %v", err)
+	}
+	if c.Enabled("LUA201") || !c.Enabled("LUA101") || !c.Enabled("SL1202") {
+		t.Errorf("-disable=LUA201: LUA201 %v, LUA101 %v, SL1202 %v", c.Enabled("LUA201"), c.Enabled("LUA101"), c.Enabled("SL1202"))
+	}
+	c, _ = config.New(config.Settings{Disable: []string{"SL1202"}})
+	if c.Enabled("LUA101") {
+		t.Error("-disable=SL1202 leaves LUA101 on")
+	}
+	c, _ = config.New(config.Settings{Enable: []string{"LUA201"}})
+	if !c.Enabled("LUA201") || c.Enabled("LUA101") || c.Enabled("SL1001") {
+		t.Errorf("-enable=LUA201: LUA201 %v, LUA101 %v, SL1001 %v", c.Enabled("LUA201"), c.Enabled("LUA101"), c.Enabled("SL1001"))
+	}
+	c, _ = config.New(config.Settings{Enable: []string{"SL1202"}})
+	if !c.Enabled("LUA101") || c.Enabled("SL1001") {
+		t.Errorf("-enable=SL1202: LUA101 %v, SL1001 %v", c.Enabled("LUA101"), c.Enabled("SL1001"))
+	}
+	_, err = config.New(config.Settings{Disable: []string{"LUA999"}})
+	var unknown *config.RuleError
+	if !errors.As(err, &unknown) || unknown.ID != "LUA999" || !strings.Contains(err.Error(), "LUA201") {
+		t.Errorf("unknown LUA rule: err = %v, want a RuleError listing the LUA rules too", err)
 	}
 }

@@ -79,7 +79,7 @@ func New(pass *analysis.Pass, cfg *config.Config, ids ...string) *Reporter {
 				}
 				if ig.reason == "" {
 					for _, id := range ig.ids {
-						if isMine(id) && cfg.Enabled(governing(id)) {
+						if isMine(id) && cfg.Enabled(id) {
 							pass.Report(analysis.Diagnostic{Pos: c.Pos(), End: c.End(), Category: id, URL: ruleurl.For(id),
 								Message: fmt.Sprintf("slotlint:ignore %s needs a reason after the rule ID", id)})
 						}
@@ -139,7 +139,7 @@ func (r *Reporter) Report(id string, node analysis.Range, fixes []analysis.Sugge
 	if _, ok := rules.Lookup(governing(id)); !ok {
 		panic("report: unknown rule " + id) // a programming error in slotlint, never user input
 	}
-	if !r.cfg.Enabled(governing(id)) || !node.Pos().IsValid() {
+	if !r.cfg.Enabled(id) || !node.Pos().IsValid() {
 		return
 	}
 	p := r.pass.Fset.Position(node.Pos())
