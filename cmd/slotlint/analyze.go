@@ -1,88 +1,243 @@
 package main
 
 import (
+	"bufio"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"strconv"
+	"slices"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/analysis/multichecker"
 
 	"github.com/slotlint/slotlint/analyzer"
+	"github.com/slotlint/slotlint/analyzer/config"
 )
 
-// runAnalyzer is the default mode: the Go analyzers over packages, as a
-// multichecker (slotlint [-json|-fix|-diff|-test] [-slotlint.FLAG] ./...),
-// or with -sarif through the checker driver (sarif.go).
-// The same entry point serves go vet -vettool: multichecker answers vet's
-// -V=full and -flags queries and runs one package from vet's .cfg file.
-//
-// multichecker reads the process's own arguments and exits with its status
-// (1 on a failure, 3 when it reports findings), so args, stdin and the
-// writers are those of the process; run only gets here when no subcommand
-// matched os.Args[1]. -sarif is slotlint's own flag: it is taken out of the
-// arguments before multichecker parses them, in every form the flag
-// package accepts (-sarif, -sarif=true, -sarif=false, --sarif=0, ...).
+// Exit statuses of the analyzer mode (docs/output-formats.md).
+const (
+	exitClean    = 0 // no findings (and always with -json or -sarif when analysis ran)
+	exitNoLoad   = 1 // packages could not be loaded or analyzed
+	exitUsage    = 2 // bad flags or arguments
+	exitFindings = 3 // findings reported
+)
+
+// analyzeFlags are the analyzer mode's settings.
+type analyzeFlags struct {
+	json, sarif, fix, diff, tests bool
+}
+
+// newAnalyzeFlagSet declares the analyzer mode's flags: the output flags,
+// then the rule flags of the settings analyzer (-slotlint.NAME).
+func newAnalyzeFlagSet(stderr io.Writer) (*flag.FlagSet, *analyzeFlags) {
+	f := new(analyzeFlags)
+	fs := flag.NewFlagSet("slotlint", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.BoolVar(&f.json, "json", false, "print findings as JSON (the go/analysis shape; category is the rule ID)")
+	fs.BoolVar(&f.sarif, "sarif", false, "print findings as SARIF 2.1.0")
+	fs.BoolVar(&f.fix, "fix", false, "apply the suggested fixes to the files")
+	fs.BoolVar(&f.diff, "diff", false, "print the suggested fixes as a diff and change no file")
+	fs.BoolVar(&f.tests, "test", true, "also analyze test files")
+	config.Analyzer.Flags.VisitAll(func(fl *flag.Flag) {
+		fs.Var(fl.Value, config.Analyzer.Name+"."+fl.Name, fl.Usage)
+	})
+	fs.Usage = func() { usage(stderr) }
+	return fs, f
+}
+
+// runAnalyzer is the default mode: the Go analyzers over packages
+// (slotlint [-json|-sarif|-fix|-diff|-test] [-slotlint.FLAG] ./...),
+// through go/packages and the checker driver. go vet -vettool runs the
+// same binary with its own protocol (-V=full, -flags, a .cfg file per
+// package): that goes to the unitchecker (vet.go).
 func runAnalyzer(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	sarif, rest, found, err := takeSARIF(args)
+	if isVetProtocol(args) {
+		return runVet(args, stdout) // vet.go
+	}
+	fs, f := newAnalyzeFlagSet(stderr)
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return exitClean
+		}
+		return exitUsage
+	}
+	// Rule flags are checked once, before any package is loaded.
+	if _, err := config.New(config.Current); err != nil {
+		var unknown *config.RuleError
+		if errors.As(err, &unknown) {
+			unknown.Setting = "-slotlint." + unknown.Setting
+		}
+		fmt.Fprintln(stderr, err)
+		return exitUsage
+	}
+	if f.json && f.sarif {
+		fmt.Fprintln(stderr, "slotlint: -json and -sarif are two output formats: choose one")
+		return exitUsage
+	}
+	if (f.fix || f.diff) && (f.json || f.sarif) {
+		fmt.Fprintln(stderr, "slotlint: -fix and -diff change or show files: not with -json or -sarif")
+		return exitUsage
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "slotlint: no packages named: try 'slotlint ./...' (or 'slotlint help')")
+		return exitUsage
+	}
+	if f.sarif {
+		return runAnalyzerSARIF(fs.Args(), f.tests, stdout, stderr) // sarif.go
+	}
+	pkgs, status := loadPackages(fs.Args(), f.tests, stderr) // load.go
+	if pkgs == nil {
+		return status
+	}
+	graph, err := checker.Analyze(analyzer.Analyzers(), pkgs, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "slotlint: %v\n", err)
-		return 2
+		return exitNoLoad
 	}
-	if sarif {
-		return runAnalyzerSARIF(rest, stdout, stderr) // sarif.go
+	if analysisFailed(graph, stderr) {
+		status = exitNoLoad
 	}
-	if found {
-		os.Args = append([]string{os.Args[0]}, rest...)
-	}
-	multichecker.Main(analyzer.Analyzers()...)
-	return 0 // not reached: Main exits
-}
-
-// valueFlags are the analyzer mode's flags that take a value, so that
-// "-name value" (without '=') consumes the next argument: multichecker's
-// own and the analyzers' non-boolean flags.
-func valueFlags() map[string]bool {
-	names := map[string]bool{"c": true, "debug": true, "cpuprofile": true, "memprofile": true, "trace": true, "tags": true}
-	for _, a := range analyzer.Analyzers() {
-		a.Flags.VisitAll(func(f *flag.Flag) {
-			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
-				names[a.Name+"."+f.Name] = true
-			}
-		})
-	}
-	return names
-}
-
-// takeSARIF removes every -sarif flag from the flags that precede the
-// first package pattern and reports the value of the last one, parsed as
-// the flag package parses a boolean; found is whether there was any.
-func takeSARIF(args []string) (sarif bool, rest []string, found bool, err error) {
-	values := valueFlags()
-	rest = make([]string, 0, len(args))
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" || len(a) < 2 || a[0] != '-' {
-			return sarif, append(rest, args[i:]...), found, nil
+	switch {
+	case f.json:
+		if err := graph.PrintJSON(stdout); err != nil {
+			fmt.Fprintf(stderr, "slotlint: %v\n", err)
+			return exitNoLoad
 		}
-		name := strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
-		name, value, hasValue := strings.Cut(name, "=")
-		if name != "sarif" {
-			rest = append(rest, a)
-			if values[name] && !hasValue && i+1 < len(args) {
-				i++
-				rest = append(rest, args[i])
-			}
+		return status
+	case f.fix || f.diff:
+		if err := applyFixes(graph, !f.diff, stdout, stderr); err != nil { // fix.go
+			fmt.Fprintf(stderr, "slotlint: %v\n", err)
+			return exitNoLoad
+		}
+		return status
+	}
+	found := rootFindings(graph)
+	out := bufio.NewWriter(stdout)
+	for _, d := range found {
+		fmt.Fprintln(out, d.text())
+	}
+	if err := out.Flush(); err != nil {
+		fmt.Fprintf(stderr, "slotlint: %v\n", err)
+		return exitNoLoad
+	}
+	if status == exitClean && len(found) > 0 {
+		return exitFindings
+	}
+	return status
+}
+
+// analysisFailed prints the errors of analyses that failed for a reason
+// other than their package's load errors (printed once by loadPackages):
+// "analysis skipped due to errors in package" and failed prerequisites
+// are those errors again, once per analyzer.
+func analysisFailed(graph *checker.Graph, stderr io.Writer) bool {
+	failed := false
+	seen := map[string]bool{}
+	for act := range graph.All() {
+		if act.Err == nil || len(act.Package.Errors) > 0 || dependsOnBroken(act) {
 			continue
 		}
-		found, sarif = true, true
-		if hasValue {
-			if sarif, err = strconv.ParseBool(value); err != nil {
-				return false, nil, true, fmt.Errorf("invalid boolean value %q for -sarif", value)
+		msg := act.Err.Error()
+		if !seen[msg] {
+			seen[msg] = true
+			fmt.Fprintf(stderr, "slotlint: %s: %v\n", act.Package.PkgPath, act.Err)
+		}
+		failed = true
+	}
+	return failed
+}
+
+// dependsOnBroken reports whether an action failed because an action it
+// needs failed on a package with load errors.
+func dependsOnBroken(act *checker.Action) bool {
+	for _, dep := range act.Deps {
+		if dep.Err != nil && (len(dep.Package.Errors) > 0 || dependsOnBroken(dep)) {
+			return true
+		}
+	}
+	return false
+}
+
+// goDiagnostic is one finding of the root actions, placed.
+type goDiagnostic struct {
+	posn    string
+	file    string
+	line    int
+	col     int
+	rule    string
+	message string
+}
+
+// text is the finding's line: "file:line:col: SL1002 message", the rule ID
+// where a suppression comment needs it, as the Lua mode prints.
+func (d goDiagnostic) text() string {
+	return fmt.Sprintf("%s: %s %s", d.posn, d.rule, d.message)
+}
+
+// rootFindings are the findings of the root actions, each once (a package
+// and its test variant share files), in file, line, column order.
+func rootFindings(graph *checker.Graph) []goDiagnostic {
+	var out []goDiagnostic
+	seen := map[string]bool{}
+	for _, act := range graph.Roots {
+		for _, d := range act.Diagnostics {
+			p := act.Package.Fset.Position(d.Pos)
+			g := goDiagnostic{posn: p.String(), file: p.Filename, line: p.Line, col: p.Column, rule: d.Category, message: d.Message}
+			if k := g.text(); !seen[k] {
+				seen[k] = true
+				out = append(out, g)
 			}
 		}
 	}
-	return sarif, rest, found, nil
+	slices.SortStableFunc(out, func(a, b goDiagnostic) int {
+		if c := strings.Compare(a.file, b.file); c != 0 {
+			return c
+		}
+		if a.line != b.line {
+			return a.line - b.line
+		}
+		return a.col - b.col
+	})
+	return out
+}
+
+// withRuleIDs returns the suite with each rule analyzer's messages
+// starting with the rule ID, for go vet's text output, which prints only
+// "file:line:col: message". The copies keep their names, flags and
+// requirements; no analyzer requires a rule analyzer or exports facts
+// from one, so they replace the originals cleanly.
+func withRuleIDs(list []*analysis.Analyzer) []*analysis.Analyzer {
+	out := make([]*analysis.Analyzer, 0, len(list))
+	for _, a := range list {
+		if a == config.Analyzer || len(a.FactTypes) > 0 {
+			out = append(out, a)
+			continue
+		}
+		copied := *a
+		run := a.Run
+		copied.Run = func(pass *analysis.Pass) (any, error) {
+			prefixed := *pass
+			report := pass.Report
+			prefixed.Report = func(d analysis.Diagnostic) {
+				if d.Category != "" {
+					d.Message = d.Category + " " + d.Message
+				}
+				report(d)
+			}
+			return run(&prefixed)
+		}
+		out = append(out, &copied)
+	}
+	return out
+}
+
+// runMultichecker hands the process's arguments to multichecker (go vet's
+// -flags query and its per-package .cfg runs); it exits.
+func runMultichecker(args []string, analyzers []*analysis.Analyzer) {
+	os.Args = append([]string{os.Args[0]}, args...)
+	multichecker.Main(analyzers...)
 }

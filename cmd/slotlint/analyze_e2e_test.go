@@ -119,19 +119,20 @@ func findingLines(t *testing.T, dir, output string, line *regexp.Regexp) []strin
 }
 
 // e2eWant is what slotlint must report on testdata/e2e, read and checked
-// by hand: each is a real cluster bug of the module's code.
+// by hand: each is a real cluster bug of the module's code, printed with
+// its rule ID (what a //slotlint:ignore comment names).
 func e2eWant() []string {
 	want := []string{
-		`app/app.go:17:9: DEL keys "session:" + id and "tokens:" + id share no hash tag (CROSSSLOT risk on a cluster)`,
-		`app/app.go:21:9: MGET keys "count:a" (slot 9931) and "count:b" (slot 5800) are in different slots`,
-		`app/app.go:29:25: key "{stats}:" + id has the constant hash tag {stats}: every key of the family is in slot 7650 (hot shard)`,
-		`app/app.go:35:15: TxPipelined transaction keys "cart:{" + id + "}" and "carts:deleted" (slot 13746) share no hash tag (CROSSSLOT risk on a cluster)`,
-		`cgo/cgo.go:18:2: MGET keys "q:" + strconv.Itoa(n) and "r:" + strconv.Itoa(n) share no hash tag (CROSSSLOT risk on a cluster)`,
-		`generic/generic.go:11:2: MGET keys "a:" + id and "b:" + id share no hash tag (CROSSSLOT risk on a cluster)`,
-		`generic/generic.go:19:16: key "{p}:" + id has the constant hash tag {p}: every key of the family is in slot 16023 (hot shard)`,
+		`app/app.go:17:9: SL1002 DEL keys "session:" + id and "tokens:" + id share no hash tag (CROSSSLOT risk on a cluster)`,
+		`app/app.go:21:9: SL1001 MGET keys "count:a" (slot 9931) and "count:b" (slot 5800) are in different slots`,
+		`app/app.go:29:25: SL1101 key "{stats}:" + id has the constant hash tag {stats}: every key of the family is in slot 7650 (hot shard)`,
+		`app/app.go:35:15: SL1003 TxPipelined transaction keys "cart:{" + id + "}" and "carts:deleted" (slot 13746) share no hash tag (CROSSSLOT risk on a cluster)`,
+		`cgo/cgo.go:18:2: SL1002 MGET keys "q:" + strconv.Itoa(n) and "r:" + strconv.Itoa(n) share no hash tag (CROSSSLOT risk on a cluster)`,
+		`generic/generic.go:11:2: SL1002 MGET keys "a:" + id and "b:" + id share no hash tag (CROSSSLOT risk on a cluster)`,
+		`generic/generic.go:19:16: SL1101 key "{p}:" + id has the constant hash tag {p}: every key of the family is in slot 16023 (hot shard)`,
 	}
 	if runtime.GOOS == "linux" {
-		want = append(want, `tags/linux.go:12:2: RENAME keys "old" (slot 5439) and "new" (slot 15045) are in different slots`)
+		want = append(want, `tags/linux.go:12:2: SL1001 RENAME keys "old" (slot 5439) and "new" (slot 15045) are in different slots`)
 	}
 	sort.Strings(want)
 	return want
@@ -225,9 +226,9 @@ func TestEndToEndTypeErrors(t *testing.T) {
 	}
 }
 
-// TestEndToEndFix shows the suggested fix with -fix -diff, applies it with
-// -fix to a copy of a module, and checks the keys now share a tag and the
-// finding is gone.
+// TestEndToEndFix shows the suggested fix with -diff (alone, a dry run, or
+// with -fix), applies it with -fix to a copy of a module, and checks the
+// keys now share a tag and the finding is gone.
 func TestEndToEndFix(t *testing.T) {
 	bin := sharedBinary(t)
 	dir := t.TempDir()
@@ -257,16 +258,20 @@ func Load(ctx context.Context, rdb *redis.Client, id string) {
 		t.Fatal(err)
 	}
 	fixed := `rdb.MGet(ctx, "user:{"+id+"}:name", "user:{"+id+"}:email")`
-	// -diff shows the fix and leaves the file alone.
-	_, stdout, stderr := runIn(t, dir, bin, "-fix", "-diff", ".")
-	if !strings.Contains(stdout+stderr, "+\t"+fixed) {
-		t.Errorf("-fix -diff does not show the fix:\n%s%s", stdout, stderr)
+	// -diff, with or without -fix, shows the fix and leaves the file alone.
+	for _, flags := range [][]string{{"-fix", "-diff"}, {"-diff"}} {
+		status, stdout, stderr := runIn(t, dir, bin, append(flags, ".")...)
+		if status != 0 || !strings.Contains(stdout, "+\t"+fixed) || !strings.Contains(stderr, "would apply (-diff: no file changed) 1 fix in 1 file") {
+			t.Errorf("slotlint %v: exit %d, want 0 with the fix as a diff and a count\nstdout:\n%sstderr:\n%s", flags, status, stdout, stderr)
+		}
+		if b, _ := os.ReadFile(filepath.Join(dir, "fixme.go")); string(b) != code {
+			t.Fatalf("slotlint %v changed the file:\n%s", flags, b)
+		}
 	}
-	if b, _ := os.ReadFile(filepath.Join(dir, "fixme.go")); string(b) != code {
-		t.Fatalf("-diff changed the file:\n%s", b)
-	}
-	if c, _, stderr := runIn(t, dir, bin, "-fix", "."); c != 0 && c != 3 {
-		t.Fatalf("slotlint -fix: exit %d\n%s", c, stderr)
+	// -fix says what it did.
+	c, _, stderr := runIn(t, dir, bin, "-fix", ".")
+	if want := "slotlint: applied 1 fix in 1 file: "; c != 0 || !strings.HasPrefix(stderr, want) || !strings.HasSuffix(strings.TrimSpace(stderr), "fixme.go") {
+		t.Fatalf("slotlint -fix: exit %d, want 0 and %q naming fixme.go\n%s", c, want, stderr)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "fixme.go"))
 	if err != nil {
@@ -286,7 +291,7 @@ func Load(ctx context.Context, rdb *redis.Client, id string) {
 func TestEndToEndFlags(t *testing.T) {
 	bin := sharedBinary(t)
 	dir := filepath.Join("..", "..", "testdata", "e2e")
-	strictLine := `passthru/passthru.go:12:9: RENAME keys cannot be resolved statically (src, dst are built elsewhere), so their slots are unchecked`
+	strictLine := `passthru/passthru.go:12:9: SL1005 RENAME keys cannot be resolved statically (src, dst are built elsewhere), so their slots are unchecked`
 	for _, tt := range []struct {
 		flags       []string
 		has, hasNot string

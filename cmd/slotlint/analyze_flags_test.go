@@ -7,40 +7,6 @@ import (
 	"testing"
 )
 
-func TestTakeSARIF(t *testing.T) {
-	for _, tt := range []struct {
-		args        []string
-		sarif, seen bool
-		rest        string
-		bad         bool
-	}{
-		{args: []string{"./..."}, rest: "./..."},
-		{args: []string{"-sarif", "./..."}, sarif: true, seen: true, rest: "./..."},
-		{args: []string{"-sarif=true", "./..."}, sarif: true, seen: true, rest: "./..."},
-		{args: []string{"--sarif=false", "-json", "./..."}, seen: true, rest: "-json ./..."},
-		{args: []string{"-sarif=1", "-sarif=0", "./..."}, seen: true, rest: "./..."},
-		{args: []string{"-sarif=F", "-test=false", "-sarif", "./..."}, sarif: true, seen: true, rest: "-test=false ./..."},
-		// A flag's value is not a package pattern: the scan goes on.
-		{args: []string{"-slotlint.disable", "SL1001", "-sarif", "./..."}, sarif: true, seen: true, rest: "-slotlint.disable SL1001 ./..."},
-		{args: []string{"-c", "2", "-sarif=false", "./..."}, seen: true, rest: "-c 2 ./..."},
-		// Only the flags before the packages are flags.
-		{args: []string{"./...", "-sarif"}, rest: "./... -sarif"},
-		{args: []string{"--", "-sarif"}, rest: "-- -sarif"},
-		{args: []string{"-sarif=maybe", "./..."}, bad: true},
-	} {
-		sarif, rest, seen, err := takeSARIF(tt.args)
-		if tt.bad {
-			if err == nil || !strings.Contains(err.Error(), `"maybe"`) {
-				t.Errorf("%q: error %v, want one naming the value", tt.args, err)
-			}
-			continue
-		}
-		if err != nil || sarif != tt.sarif || seen != tt.seen || strings.Join(rest, " ") != tt.rest {
-			t.Errorf("%q: sarif %v seen %v rest %q err %v, want %v %v %q", tt.args, sarif, seen, strings.Join(rest, " "), err, tt.sarif, tt.seen, tt.rest)
-		}
-	}
-}
-
 // TestEndToEndBoolFlags: -sarif and -json take the =true and =false forms
 // of any boolean flag, through the binary, and pick the output format
 // they say.

@@ -361,7 +361,7 @@ func Names(ctx context.Context, rdb *redis.Client, id string) {
 			t.Fatalf("pre-commit try-repo on bad files: exit 0, want failure\n%s", out)
 		}
 		for _, want := range []string{
-			`app/bad.go:10:2: MGET keys "count:a" (slot 9931) and "count:b" (slot 5800) are in different slots`,
+			`app/bad.go:10:2: SL1001 MGET keys "count:a" (slot 9931) and "count:b" (slot 5800) are in different slots`,
 			badLuaFinding,
 		} {
 			if !strings.Contains(out, want) {

@@ -15,6 +15,7 @@ import (
 
 func init() {
 	register(subcommand{
+		usage:   "[-tag] KEY...|-",
 		name:    "keyslot",
 		summary: "print each key's cluster hash slot, like CLUSTER KEYSLOT, offline",
 		run:     runKeyslot,

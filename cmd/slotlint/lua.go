@@ -18,6 +18,7 @@ import (
 
 func init() {
 	register(subcommand{
+		usage:   "[flags] FILE|DIR...",
 		name:    "lua",
 		summary: "check Redis Lua scripts and Functions libraries (.lua files or directories)",
 		run:     runLua,
@@ -42,7 +43,7 @@ func runLua(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fset.Usage = func() {
 		fmt.Fprintln(stderr, "usage: slotlint lua [flags] FILE|DIR...")
 		fmt.Fprintln(stderr, "checks Redis Lua scripts; directories are walked for *.lua files.")
-		fmt.Fprintln(stderr, "exit status: 0 no findings, 1 findings, 2 usage or I/O error.")
+		fmt.Fprintln(stderr, "exit status: 0 no findings, 1 findings, 2 usage or I/O error, or a file over the size limit.")
 		fset.PrintDefaults()
 	}
 	if err := fset.Parse(args); err != nil {
@@ -73,11 +74,12 @@ func runLua(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		preludeText = string(b)
 	}
-	files, err := luaFiles(fset.Args())
+	files, err := luaFiles(fset.Args(), stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "slotlint lua: %v\n", err)
 		return 2
 	}
+	files, inputErrors := checkableFiles(files, stderr)
 	// A lint run is short and its heap small: trading memory for fewer
 	// collections speeds it up markedly (the parser copies pointer-rich
 	// parser states, which costs write barriers while a GC runs). Over the
@@ -146,8 +148,8 @@ func runLua(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "slotlint lua: %v\n", err)
 		return 2
 	}
-	if status != 0 {
-		return status
+	if status != 0 || inputErrors {
+		return 2
 	}
 	if len(findings) > 0 {
 		return 1
@@ -155,9 +157,37 @@ func runLua(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// checkableFiles drops the files the checker cannot check and says why on
+// stderr: an empty file (a note; nothing to check is not an error) and a
+// file over the checker's size limit, named with its size (an error of the
+// input, not a finding of the script). It reports whether any file was
+// over the limit.
+func checkableFiles(files []string, stderr io.Writer) ([]string, bool) {
+	kept := files[:0]
+	tooBig := false
+	for _, f := range files {
+		info, err := os.Stat(f)
+		switch {
+		case err != nil:
+			kept = append(kept, f) // the checker reports it
+		case info.Size() > luacheck.DefaultMaxBytes:
+			fmt.Fprintf(stderr, "slotlint lua: %s: %d bytes (%.1f MiB) is over the checker's limit of %d bytes (%d MiB): not checked\n",
+				f, info.Size(), float64(info.Size())/(1<<20), luacheck.DefaultMaxBytes, luacheck.DefaultMaxBytes>>20)
+			tooBig = true
+		case info.Size() == 0:
+			fmt.Fprintf(stderr, "slotlint lua: %s is empty: nothing to check\n", f)
+		default:
+			kept = append(kept, f)
+		}
+	}
+	return kept, tooBig
+}
+
 // luaFiles expands directories into their *.lua files, sorted; files named
-// on the command line are checked whatever their extension.
-func luaFiles(args []string) ([]string, error) {
+// on the command line are checked whatever their extension. A directory
+// without any *.lua file is named on stderr, so a mistyped directory does
+// not pass as a clean one.
+func luaFiles(args []string, stderr io.Writer) ([]string, error) {
 	var files []string
 	for _, arg := range args {
 		info, err := os.Stat(arg)
@@ -180,6 +210,9 @@ func luaFiles(args []string) ([]string, error) {
 		})
 		if err != nil {
 			return nil, err
+		}
+		if len(found) == 0 {
+			fmt.Fprintf(stderr, "slotlint lua: %s holds no .lua files: nothing to check\n", arg)
 		}
 		sort.Strings(found)
 		files = append(files, found...)

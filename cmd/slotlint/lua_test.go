@@ -3,10 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/slotlint/slotlint/luacheck"
 )
 
 func runLuaCmd(t *testing.T, args ...string) (int, string, string) {
@@ -150,10 +154,44 @@ func TestLuaCorpus(t *testing.T) {
 	}
 }
 
+// TestLuaNothingToCheck: an empty file and a directory without scripts
+// are named on stderr (not a silent success), and a file over the size
+// limit is an error of the input with its real size, not a finding.
+func TestLuaNothingToCheck(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"empty.lua":      "",
+		"noscripts/a.md": "# not a script\n",
+		"ok.lua":         "return redis.call('GET', KEYS[1])\n",
+	})
+	code, stdout, stderr := runLuaCmd(t, filepath.Join(dir, "empty.lua"), filepath.Join(dir, "noscripts"), filepath.Join(dir, "ok.lua"))
+	if code != 0 || stdout != "" {
+		t.Errorf("exit %d, want 0 with no findings\nstdout:\n%s", code, stdout)
+	}
+	for _, want := range []string{"empty.lua is empty: nothing to check", "noscripts holds no .lua files: nothing to check"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+
+	big := filepath.Join(dir, "big.lua")
+	size := luacheckLimit() + 1000
+	if err := os.WriteFile(big, bytes.Repeat([]byte("-- padding\n"), size/11+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	info, _ := os.Stat(big)
+	code, stdout, stderr = runLuaCmd(t, "-json", big, filepath.Join(dir, "ok.lua"))
+	if code != 2 || strings.TrimSpace(stdout) != "[]" {
+		t.Errorf("over the limit: exit %d, want 2 and no finding\nstdout:\n%s", code, stdout)
+	}
+	if want := fmt.Sprintf("big.lua: %d bytes", info.Size()); !strings.Contains(stderr, want) || !strings.Contains(stderr, "over the checker's limit") {
+		t.Errorf("stderr lacks %q and the limit:\n%s", want, stderr)
+	}
+}
+
 // BenchmarkLua runs the lua command in process over the rule cases, as
 // "slotlint lua testdata/lua" does, output included.
 func BenchmarkLua(b *testing.B) {
-	files, err := luaFiles([]string{"../../testdata/lua"})
+	files, err := luaFiles([]string{"../../testdata/lua"}, io.Discard)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -223,3 +261,5 @@ func TestLuaMultiFile(t *testing.T) {
 		t.Errorf("missing prelude: %d %s", code, errOut)
 	}
 }
+
+func luacheckLimit() int { return luacheck.DefaultMaxBytes }

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"go/token"
 	"io"
@@ -16,11 +15,11 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
 
 	"github.com/slotlint/slotlint/analyzer"
 	"github.com/slotlint/slotlint/analyzer/rules"
 	"github.com/slotlint/slotlint/internal/ruleurl"
+	"github.com/slotlint/slotlint/internal/version"
 	"github.com/slotlint/slotlint/luacheck"
 )
 
@@ -50,6 +49,7 @@ type sarifTool struct {
 
 type sarifDriver struct {
 	Name           string      `json:"name"`
+	Version        string      `json:"version,omitempty"`
 	InformationURI string      `json:"informationUri"`
 	Rules          []sarifRule `json:"rules"`
 }
@@ -210,7 +210,7 @@ func writeSARIF(w io.Writer, ruleList []sarifRule, findings []finding) error {
 	}
 	log := sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{{
 		Tool: sarifTool{Driver: sarifDriver{
-			Name: "slotlint", InformationURI: "https://github.com/slotlint/slotlint", Rules: ruleList,
+			Name: "slotlint", Version: version.Read().String(), InformationURI: "https://github.com/slotlint/slotlint", Rules: ruleList,
 		}},
 		OriginalURIBaseIDs: map[string]sarifArtifact{"%SRCROOT%": {URI: fileURI(wd) + "/"}},
 		ColumnKind:         "unicodeCodePoints",
@@ -287,65 +287,24 @@ func (c columnCounter) of(file string, line, byteCol int) int {
 	return utf8.RuneCount(lines[line-1][:byteCol-1]) + 1
 }
 
-// runAnalyzerSARIF runs the analyzers over packages through go/packages and
-// the checker driver (multichecker has no SARIF output) and prints SARIF.
+// runAnalyzerSARIF runs the analyzers over packages and prints SARIF.
 // Like -json, it exits 0 when it could analyze, whatever it found.
-func runAnalyzerSARIF(args []string, stdout, stderr io.Writer) int {
-	analyzers := analyzer.Analyzers()
-	fset := flag.NewFlagSet("slotlint", flag.ContinueOnError)
-	fset.SetOutput(stderr)
-	fset.Bool("sarif", true, "print findings as SARIF 2.1.0")
-	asJSON := fset.Bool("json", false, "not with -sarif: -json=false is accepted")
-	tests := fset.Bool("test", true, "also analyze test files")
-	for _, a := range analyzers {
-		a.Flags.VisitAll(func(f *flag.Flag) {
-			fset.Var(f.Value, a.Name+"."+f.Name, f.Usage)
-		})
+func runAnalyzerSARIF(patterns []string, tests bool, stdout, stderr io.Writer) int {
+	pkgs, status := loadPackages(patterns, tests, stderr) // load.go
+	if pkgs == nil {
+		return status
 	}
-	fset.Usage = func() {
-		fmt.Fprintln(stderr, "usage: slotlint -sarif [-test=false] [-slotlint.FLAG...] PACKAGES...")
-		fset.PrintDefaults()
-	}
-	if err := fset.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
-	}
-	if fset.NArg() == 0 {
-		fset.Usage()
-		return 2
-	}
-	if *asJSON {
-		fmt.Fprintln(stderr, "slotlint: -json and -sarif are two output formats: choose one")
-		return 2
-	}
-	cfg := &packages.Config{Mode: packages.LoadAllSyntax | packages.NeedModule, Tests: *tests}
-	pkgs, err := packages.Load(cfg, fset.Args()...)
+	graph, err := checker.Analyze(analyzer.Analyzers(), pkgs, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "slotlint: %v\n", err)
-		return 1
+		return exitNoLoad
 	}
-	if len(pkgs) == 0 {
-		fmt.Fprintln(stderr, "slotlint: no packages match", strings.Join(fset.Args(), " "))
-		return 1
-	}
-	status := 0
-	if n := packages.PrintErrors(pkgs); n > 0 {
-		status = 1 // as multichecker: the findings still print
-	}
-	graph, err := checker.Analyze(analyzers, pkgs, nil)
-	if err != nil {
-		fmt.Fprintf(stderr, "slotlint: %v\n", err)
-		return 1
+	if analysisFailed(graph, stderr) {
+		status = exitNoLoad
 	}
 	var found []finding
 	seen := map[string]bool{}
 	for _, act := range graph.Roots {
-		if act.Err != nil && len(act.Package.Errors) == 0 { // those are printed above
-			fmt.Fprintf(stderr, "slotlint: %s: %v\n", act, act.Err)
-			status = 1
-		}
 		for _, d := range act.Diagnostics {
 			f := goFinding(act.Package.Fset, d)
 			// A package and its test variant share files: report once.
