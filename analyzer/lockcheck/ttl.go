@@ -84,6 +84,12 @@ func (c *checker) ttlFix(f *fn, a, e *event) []analysis.SuggestedFix {
 		return nil
 	}
 	if guard := onlyStatementOf(f, stmt); guard != nil {
+		if c.usedOnlyIn(f, guard.Cond, guard) {
+			// ok, _ := SetNX(...).Result(); if ok { EXPIRE }: without the
+			// if, ok is declared and not used, and the package no longer
+			// compiles; no mechanical edit is right for every such body.
+			return nil
+		}
 		stmt = guard // if ok { EXPIRE } goes as a whole
 	}
 	from, to, ok := c.lineOf(stmt)
@@ -138,6 +144,35 @@ func onlyStatementOf(f *fn, stmt ast.Stmt) *ast.IfStmt {
 		return true
 	})
 	return found
+}
+
+// usedOnlyIn reports whether a local variable that cond reads is read
+// nowhere in the function but inside guard, so deleting guard would leave
+// it unused.
+func (c *checker) usedOnlyIn(f *fn, cond ast.Expr, guard ast.Node) bool {
+	locals := map[types.Object]bool{}
+	ast.Inspect(cond, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if v, ok := c.pass.TypesInfo.Uses[id].(*types.Var); ok && within(v.Pos(), f.body) {
+				locals[v] = true
+			}
+		}
+		return true
+	})
+	if len(locals) == 0 {
+		return false
+	}
+	usedElsewhere := map[types.Object]bool{}
+	ast.Inspect(f.body, func(n ast.Node) bool {
+		if n == guard {
+			return false
+		}
+		if id, ok := n.(*ast.Ident); ok && locals[c.pass.TypesInfo.Uses[id]] {
+			usedElsewhere[c.pass.TypesInfo.Uses[id]] = true
+		}
+		return true
+	})
+	return len(usedElsewhere) < len(locals)
 }
 
 func hasCall(e ast.Expr) bool {
