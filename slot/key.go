@@ -148,23 +148,68 @@ func (k Key) Substitute(bind func(Hole) (Key, bool)) Key {
 func (k Key) String() string { return k.Format(" + ") }
 
 // Format renders the key with literals quoted and holes by label, joined by
-// sep (" + " for Go, " .. " for Lua).
+// sep (" + " for Go, " .. " for Lua). A key built by reassigning itself
+// (key = prefix + key in a loop) has its prefix once per step: a unit of
+// one or two parts repeated three times or more is shown once followed by
+// "…", and a key of more than maxShownParts parts shows its first and last
+// parts around "…", so a message stays readable and still shows the shape.
 func (k Key) Format(sep string) string {
 	if len(k.parts) == 0 {
 		return `""`
 	}
-	var b strings.Builder
-	for i, p := range k.parts {
-		if i > 0 {
-			b.WriteString(sep)
-		}
+	shown := make([]string, 0, len(k.parts))
+	for _, p := range k.parts {
 		if p.Hole != nil {
-			b.WriteString(p.Hole.Label)
+			shown = append(shown, p.Hole.Label)
 		} else {
-			b.WriteString(strconv.Quote(p.Lit))
+			shown = append(shown, strconv.Quote(p.Lit))
 		}
 	}
-	return b.String()
+	shown = collapseRepeats(shown)
+	if len(shown) > maxShownParts {
+		head, tail := shown[:maxShownParts/2], shown[len(shown)-maxShownParts/2+1:]
+		shown = append(append(append([]string{}, head...), ellipsis), tail...)
+	}
+	return strings.Join(shown, sep)
+}
+
+// maxShownParts caps the parts a rendered key shows.
+const maxShownParts = 12
+
+const ellipsis = "…"
+
+// collapseRepeats replaces each run of three or more copies of a unit of
+// one or two parts by one copy and an ellipsis.
+func collapseRepeats(parts []string) []string {
+	out := make([]string, 0, len(parts))
+	for i := 0; i < len(parts); {
+		collapsed := false
+		for unit := 1; unit <= 2 && !collapsed; unit++ {
+			n := 1
+			for i+(n+1)*unit <= len(parts) && equalRun(parts[i:i+unit], parts[i+n*unit:i+(n+1)*unit]) {
+				n++
+			}
+			if n >= 3 {
+				out = append(append(out, parts[i:i+unit]...), ellipsis)
+				i += n * unit
+				collapsed = true
+			}
+		}
+		if !collapsed {
+			out = append(out, parts[i])
+			i++
+		}
+	}
+	return out
+}
+
+func equalRun(a, b []string) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // Shape names the key's family: its literal text without braces, each hole
