@@ -13,7 +13,7 @@ import (
 func TestEndToEndBoolFlags(t *testing.T) {
 	bin := sharedBinary(t)
 	dir := filepath.Join("..", "..", "testdata", "e2e")
-	text := func(out string) bool { return strings.Contains(out, `app.go:21:9: MGET keys "count:a"`) }
+	text := func(out string) bool { return strings.Contains(out, `app.go:21:9: SL1001 MGET keys "count:a"`) }
 	isJSON := func(out string) bool {
 		var tree map[string]map[string][]struct{ Category string }
 		return json.Unmarshal([]byte(out), &tree) == nil && strings.Contains(out, `"SL1001"`)

@@ -126,8 +126,9 @@ func TestSARIFAnalyzer(t *testing.T) {
 		if loc.ArtifactLocation.URIBaseID != "%SRCROOT%" {
 			t.Errorf("result %s: artifact %+v not relative to %%SRCROOT%%", res.RuleID, loc.ArtifactLocation)
 		}
-		got = append(got, strings.Join([]string{loc.ArtifactLocation.URI, strconv.Itoa(loc.Region.StartLine), strconv.Itoa(loc.Region.StartColumn), " " + res.Message.Text}, ":"))
+		got = append(got, strings.Join([]string{loc.ArtifactLocation.URI, strconv.Itoa(loc.Region.StartLine), strconv.Itoa(loc.Region.StartColumn), " " + res.RuleID + " " + res.Message.Text}, ":"))
 	}
+	// Text output's "ID message", from the result's ruleId and message.
 	want := e2eWant()
 	if strings.Join(sorted(got), "\n") != strings.Join(want, "\n") {
 		t.Errorf("SARIF results:\n%s\nwant:\n%s", strings.Join(sorted(got), "\n"), strings.Join(want, "\n"))
