@@ -29,6 +29,9 @@ type FactPart struct {
 	// Safe: the opaque value's text never holds a brace.
 	Safe  bool
 	Label string
+	// Recv is the hole of a value the receiver holds ("recv.f",
+	// "dec(recv.f)"), bound to the receiver at each call.
+	Recv string
 }
 
 // AFact marks KeyFunc as an analysis fact.
@@ -41,6 +44,8 @@ func (f *KeyFunc) key(args []slot.Key) slot.Key {
 	var ks []slot.Key
 	for i, p := range f.Parts {
 		switch {
+		case p.Recv != "":
+			ks = append(ks, slot.HoleKey(p.Recv, p.Label))
 		case p.Opaque && p.Safe:
 			ks = append(ks, slot.HoleKey("safe:opaque:"+strconv.Itoa(i), p.Label))
 		case p.Opaque:
@@ -80,6 +85,8 @@ func factOf(k slot.Key) (*KeyFunc, bool) {
 		case isFormattedParam(p.Hole.ID):
 			cls, i, _ := formattedParam(p.Hole.ID)
 			f.Parts = append(f.Parts, FactPart{Param: i, Format: cls, Label: p.Hole.Label})
+		case isReceiverHole(p.Hole.ID):
+			f.Parts = append(f.Parts, FactPart{Param: -1, Recv: p.Hole.ID, Label: p.Hole.Label})
 		case strings.HasPrefix(p.Hole.ID, "g:"):
 			f.Parts = append(f.Parts, FactPart{Param: -1, Global: p.Hole.ID, Label: p.Hole.Label})
 		default:
@@ -107,3 +114,58 @@ func formattedParam(id string) (cls string, i int, ok bool) {
 }
 
 func isFormattedParam(id string) bool { _, _, ok := formattedParam(id); return ok }
+
+// FieldKey is the fact recorded for an unexported string field that its
+// package sets from one expression: the key in terms of the struct value
+// holding it (receiver parts).
+type FieldKey struct {
+	Parts []FactPart
+}
+
+// AFact marks FieldKey as an analysis fact.
+func (*FieldKey) AFact() {}
+
+func (f *FieldKey) String() string {
+	return "fieldkey(" + (&KeyFunc{Parts: f.Parts}).key(nil).String() + ")"
+}
+
+// KeyFields is the fact recorded for a function returning a struct built
+// by a composite literal: the key each string field holds.
+type KeyFields struct {
+	Fields []NamedKey
+}
+
+// NamedKey is one field's key.
+type NamedKey struct {
+	Name  string
+	Parts []FactPart
+}
+
+// AFact marks KeyFields as an analysis fact.
+func (*KeyFields) AFact() {}
+
+func (f *KeyFields) String() string {
+	var b strings.Builder
+	b.WriteString("keyfields(")
+	for i, n := range f.Fields {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(n.Name + ": " + (&KeyFunc{Parts: n.Parts}).key(nil).String())
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+func (f *KeyFields) keys() map[string]slot.Key {
+	out := map[string]slot.Key{}
+	for _, n := range f.Fields {
+		out[n.Name] = (&KeyFunc{Parts: n.Parts}).key(nil)
+	}
+	return out
+}
+
+func isReceiverHole(id string) bool {
+	_, ok := replaceReceiver(id, recvID)
+	return ok
+}

@@ -28,7 +28,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:       "slotlintkeys",
 	Doc:        "records the keys that string-returning functions build, for slotlint's rules",
 	Run:        run,
-	FactTypes:  []analysis.Fact{new(KeyFunc)},
+	FactTypes:  []analysis.Fact{new(KeyFunc), new(FieldKey), new(KeyFields)},
 	ResultType: reflect.TypeOf((*Extractor)(nil)),
 }
 
@@ -46,6 +46,7 @@ func run(pass *analysis.Pass) (any, error) {
 			pass.ExportObjectFact(fn, f)
 		}
 	}
+	x.exportFieldFacts(pass)
 	return x, nil
 }
 
@@ -96,6 +97,12 @@ type Extractor struct {
 	decls     map[*types.Func]*ast.FuncDecl
 	declOrder []*types.Func
 	sums      map[*types.Func]*sum
+	// fields, fieldSums and structSums follow keys held in struct fields.
+	scan       *fieldScan
+	fieldSums  map[*types.Var]*sum
+	structSums map[*types.Func]*structSum
+	files      []*ast.File
+	globals    map[*types.Var]ast.Expr
 	// holePos records where the value behind a hole is declared, so a key
 	// built in a loop can tell which holes change per iteration.
 	holePos map[string]token.Pos
@@ -110,7 +117,8 @@ type sum struct {
 // New prepares an extractor; importFact may be nil.
 func New(fset *token.FileSet, pkg *types.Package, info *types.Info, files []*ast.File, importFact func(types.Object, analysis.Fact) bool) *Extractor {
 	x := &Extractor{fset: fset, pkg: pkg, info: info, importFact: importFact,
-		flow: buildFlow(info, files), decls: map[*types.Func]*ast.FuncDecl{}, sums: map[*types.Func]*sum{}, holePos: map[string]token.Pos{}}
+		flow: buildFlow(info, files), decls: map[*types.Func]*ast.FuncDecl{}, sums: map[*types.Func]*sum{}, holePos: map[string]token.Pos{},
+		fieldSums: map[*types.Var]*sum{}, structSums: map[*types.Func]*structSum{}, files: files}
 	for _, f := range files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
@@ -183,6 +191,11 @@ func (x *Extractor) key(e ast.Expr, ev *env, depth int) slot.Key {
 	case *ast.SelectorExpr:
 		if sel, ok := x.info.Selections[e]; ok {
 			if sel.Kind() == types.FieldVal {
+				if f, ok := sel.Obj().(*types.Var); ok {
+					if k, ok := x.fieldValue(e, f, ev, depth); ok {
+						return k
+					}
+				}
 				base := x.key(e.X, ev, depth)
 				if hs := base.Parts(); len(hs) == 1 && hs[0].Hole != nil {
 					id := hs[0].Hole.ID + "." + e.Sel.Name
@@ -335,9 +348,12 @@ func (x *Extractor) call(call *ast.CallExpr, ev *env, depth int) slot.Key {
 	if c, ok := ast.Unparen(call.Fun).(*ast.CallExpr); ok && isBuiltin(x.info, c.Fun, "append") {
 		return x.unique(call)
 	}
-	fn, _ := typeutil.Callee(x.info, call).(*types.Func)
-	if fn == nil {
+	fn, ok := calleeFunc(x.info, call)
+	if !ok {
 		return x.unique(call)
+	}
+	if k, ok := x.replace(fn, call, ev, depth); ok {
+		return k
 	}
 	if fn.Pkg() != nil {
 		switch fn.Pkg().Path() + "." + fn.Name() {
@@ -388,6 +404,11 @@ func (x *Extractor) call(call *ast.CallExpr, ev *env, depth int) slot.Key {
 		}
 	}
 	return x.builder(fn, call, ev, depth)
+}
+
+func calleeFunc(info *types.Info, call *ast.CallExpr) (*types.Func, bool) {
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	return fn, ok && fn != nil
 }
 
 func isBytes(t types.Type) bool {
@@ -470,8 +491,7 @@ func (x *Extractor) sprint(args []ast.Expr, ev *env, depth int) slot.Key {
 }
 
 // builder inlines a key-builder function: its summary with the parameters
-// bound to the call's arguments. Holes of the builder's own locals are
-// renamed per call site: two calls are two values.
+// bound to the call's arguments.
 func (x *Extractor) builder(fn *types.Func, call *ast.CallExpr, ev *env, depth int) slot.Key {
 	var k slot.Key
 	ok := false
@@ -483,9 +503,21 @@ func (x *Extractor) builder(fn *types.Func, call *ast.CallExpr, ev *env, depth i
 			k, ok = f.key(nil), true
 		}
 	}
+	if ok {
+		if k, ok = x.bind(k, fn, call, ev, depth); ok {
+			return k
+		}
+	}
+	return x.unique(call)
+}
+
+// bind gives a summary's parameters the call's arguments and its receiver
+// the call's receiver value. Holes of the callee's own locals are renamed
+// per call site: two calls are two values.
+func (x *Extractor) bind(k slot.Key, fn *types.Func, call *ast.CallExpr, ev *env, depth int) (slot.Key, bool) {
 	sig, _ := fn.Type().(*types.Signature)
-	if !ok || sig == nil || sig.Variadic() || len(call.Args) != sig.Params().Len() || call.Ellipsis.IsValid() {
-		return x.unique(call)
+	if sig == nil || sig.Variadic() || len(call.Args) != sig.Params().Len() || call.Ellipsis.IsValid() {
+		return slot.Key{}, false
 	}
 	args := make([]slot.Key, len(call.Args))
 	for i, a := range call.Args {
@@ -523,7 +555,7 @@ func (x *Extractor) builder(fn *types.Func, call *ast.CallExpr, ev *env, depth i
 			return k, true
 		}
 		return x.hole(fmt.Sprintf("%s@call%d", h.ID, call.Pos()), h.Label, call.Pos()), true
-	})
+	}), true
 }
 
 // recvID is the hole of a method's receiver in its summary; its fields
@@ -561,8 +593,13 @@ func (x *Extractor) bindReceiver(h slot.Hole, fn *types.Func, call *ast.CallExpr
 	return x.hole(id, lbl, x.holePos[base[0].Hole.ID]), true
 }
 
-// replaceReceiver rewrites "recv", "recv.f" or "class(recv.f)" onto base.
+// replaceReceiver rewrites "recv", "recv.f", "class(recv.f)" or
+// "safe:…recv.f…" onto base.
 func replaceReceiver(id, base string) (string, bool) {
+	if rest, ok := strings.CutPrefix(id, "safe:"); ok {
+		r, ok := replaceReceiver(rest, base)
+		return "safe:" + r, ok
+	}
 	if id == recvID || strings.HasPrefix(id, recvID+".") {
 		return base + id[len(recvID):], true
 	}
@@ -593,14 +630,7 @@ func (x *Extractor) summaryDepth(fn *types.Func, depth int) (slot.Key, bool) {
 	}
 	s := &sum{pending: true}
 	x.sums[fn] = s
-	ev := &env{params: map[*types.Var]slot.Key{}}
-	for i := 0; i < sig.Params().Len(); i++ {
-		p := sig.Params().At(i)
-		ev.params[p] = slot.HoleKey(paramID(i), p.Name())
-	}
-	if r := sig.Recv(); r != nil && r.Name() != "" && r.Name() != "_" {
-		ev.params[r] = slot.HoleKey(recvID, r.Name())
-	}
+	ev := x.paramEnv(fn)
 	var keys []slot.Key
 	failed := false
 	ast.Inspect(fd.Body, func(n ast.Node) bool {

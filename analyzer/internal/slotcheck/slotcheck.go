@@ -56,14 +56,13 @@ func relateAll(keys []Key, opts slot.Options) slot.GroupRelation {
 	return slot.RelateAll(ks, opts)
 }
 
-// opaque reports whether a key has no fixed text at all.
+// opaque reports whether a key is one unknown value as a whole. A key
+// joined from several values (p.prefix + id) is built here: under the
+// brace-free assumption it has no tag, and two such keys of different ids
+// are a CROSSSLOT risk like "user:" + id.
 func opaque(k slot.Key) bool {
-	for _, p := range k.Parts() {
-		if p.Hole == nil {
-			return false
-		}
-	}
-	return len(k.Parts()) > 0
+	parts := k.Parts()
+	return len(parts) == 1 && parts[0].Hole != nil
 }
 
 // Relate checks that keys share one slot.

@@ -1,0 +1,20 @@
+package analyzer_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/slotlint/slotlint/analyzer/crossslot"
+	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
+)
+
+// TestKeysInFields checks keys held in struct fields, returned in structs,
+// built by methods of one value and filled into templates: the facts of
+// the package that builds them, and the findings where they are used.
+func TestKeysInFields(t *testing.T) {
+	dir := filepath.Join("testdata")
+	analysistest.Run(t, dir, keyexpr.Analyzer, "./recall/keys")
+	analysistest.Run(t, dir, crossslot.Analyzer, "./recall/use")
+}
