@@ -232,6 +232,7 @@ func (c *checker) site(call *redisapi.Call) *site {
 	case call.ArgvKnown:
 		st.args, st.argsOK = call.Argv, true
 	case call.Node.Ellipsis.IsValid():
+		st.args, st.argsOK = c.spreadArgv(call)
 	case call.Method == "Do":
 		if first := 4 + len(call.Keys); call.Complete && len(args) >= first {
 			st.args, st.argsOK = args[first:], true
@@ -243,6 +244,28 @@ func (c *checker) site(call *redisapi.Call) *site {
 		return nil
 	}
 	return st
+}
+
+// spreadArgv follows ARGV passed as one spread slice (Run(ctx, c, keys,
+// argv...)) to the slice's elements, when every element is in sight and
+// none is added in a loop: queue libraries pass tagged key prefixes there.
+func (c *checker) spreadArgv(call *redisapi.Call) ([]ast.Expr, bool) {
+	args := call.Node.Args
+	if call.Method == "Do" || call.Method == "Process" || len(args) != 4 {
+		return nil, false
+	}
+	elems, complete := c.x.List(args[3])
+	if !complete {
+		return nil, false
+	}
+	out := make([]ast.Expr, len(elems))
+	for i, el := range elems {
+		if el.Loop != nil || el.Expr == nil {
+			return nil, false
+		}
+		out[i] = el.Expr
+	}
+	return out, true
 }
 
 // reportScript reports the checker's findings in the script's text, except

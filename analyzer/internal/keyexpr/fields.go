@@ -99,7 +99,16 @@ func (s *fieldScan) literal(info *types.Info, lit *ast.CompositeLit, fn *ast.Fun
 	if !ok {
 		return
 	}
+	// Fields of anonymous structs are test tables and one-off records:
+	// their few literal values are examples, not a design.
+	anonymous := !isNamed(info.TypeOf(lit))
 	for i, el := range lit.Elts {
+		if anonymous {
+			if i < st.NumFields() {
+				s.unknown[st.Field(i)] = true
+			}
+			continue
+		}
 		if kv, ok := el.(*ast.KeyValueExpr); ok {
 			id, ok := kv.Key.(*ast.Ident)
 			if !ok {
@@ -123,7 +132,8 @@ func (s *fieldScan) assign(info *types.Info, as *ast.AssignStmt, fn *ast.FuncDec
 			continue
 		}
 		s.mutate(info, lhs)
-		if as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) {
+		sel := info.Selections[ast.Unparen(lhs).(*ast.SelectorExpr)]
+		if as.Tok != token.ASSIGN || len(as.Lhs) != len(as.Rhs) || !isNamed(sel.Recv()) {
 			s.unknown[f] = true
 			continue
 		}
@@ -168,6 +178,15 @@ func fieldOf(info *types.Info, e ast.Expr) (*types.Var, bool) {
 	}
 	f, ok := s.Obj().(*types.Var)
 	return f, ok
+}
+
+// isNamed reports whether t or *t is a named type.
+func isNamed(t types.Type) bool {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	_, ok := types.Unalias(t).(*types.Named)
+	return ok
 }
 
 // structOf returns the struct type behind t or *t.
