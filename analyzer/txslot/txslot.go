@@ -1,6 +1,10 @@
 package txslot
 
 import (
+	"go/ast"
+	"go/types"
+	"strings"
+
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/slotlint/slotlint/analyzer/config"
@@ -45,7 +49,14 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		o := slotcheck.Relate(tx.Method+" transaction", keys, cfg.Slot)
-		if o.Kind == slot.SameSlot || o.Opaque {
+		if o.Kind == slot.SameSlot {
+			continue
+		}
+		if o.Opaque {
+			if k, ok := perElement(res.Keys, keys); ok && mayBeCluster(pass, tx) {
+				r.Report("SL1003", k.Expr, nil, "%s transaction queues a command per element: keys %s and %s share a slot only if every key carries one hash tag, which nothing here shows (CROSSSLOT risk on a cluster)",
+					tx.Method, slotcheck.Describe(slotcheck.Key{Elem: k.Elem}, cfg.Slot), slotcheck.Describe(k, cfg.Slot))
+			}
 			continue
 		}
 		at := analysis.Range(tx.Node)
@@ -55,4 +66,46 @@ func run(pass *analysis.Pass) (any, error) {
 		r.Report("SL1003", at, nil, "%s", o.Message)
 	}
 	return nil, nil
+}
+
+// perElement finds a key queued once per loop iteration that is a whole
+// value (keys[i], a range variable): each iteration may queue another
+// slot, as a cache client's loop over the keys it was given does.
+func perElement(x *keyexpr.Extractor, keys []slotcheck.Key) (slotcheck.Key, bool) {
+	for _, k := range keys {
+		if !k.Again || k.Expr == nil {
+			continue
+		}
+		if parts := k.Key.Parts(); len(parts) != 1 || parts[0].Hole == nil {
+			continue
+		}
+		// keys[0] read in a loop is one key; keys[i] is one per element.
+		if ix, ok := ast.Unparen(k.Expr).(*ast.IndexExpr); ok {
+			idx := x.Key(ix.Index)
+			if x.Vary(idx, k.Loop).Equal(idx) {
+				continue
+			}
+		}
+		return k, true
+	}
+	return slotcheck.Key{}, false
+}
+
+// mayBeCluster reports whether the transaction runs on a client that may
+// be a cluster client: anything but go-redis's plain *Client (one node,
+// where every slot is served).
+func mayBeCluster(pass *analysis.Pass, tx *redisapi.Tx) bool {
+	sel, ok := ast.Unparen(tx.Node.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return true
+	}
+	t := pass.TypesInfo.TypeOf(sel.X)
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return true
+	}
+	return !(n.Obj().Name() == "Client" && strings.Contains(n.Obj().Pkg().Path(), "go-redis"))
 }

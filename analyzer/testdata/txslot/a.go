@@ -119,3 +119,36 @@ func heldWatch(rdb *redis.Client, id string) error {
 	}
 	return rdb.Watch(ctx, update, "balance:"+id)
 }
+
+// A transaction that queues one command per key it was given spans as many
+// slots as the keys, unless they carry one tag (a cache client's MSet).
+func perKey(rdb redis.UniversalClient, keys []string, vals []string) {
+	rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		for i := range keys {
+			p.Set(ctx, keys[i], vals[i], 0) // want `TxPipelined transaction queues a command per element: keys keys\[i\] and keys\[i\] of another loop iteration share a slot only if every key carries one hash tag`
+		}
+		return nil
+	})
+	pipe := rdb.TxPipeline()
+	for _, k := range keys {
+		pipe.Del(ctx, k) // want `TxPipeline transaction queues a command per element: keys k and k of another loop iteration`
+	}
+	pipe.Exec(ctx)
+	// One key, queued once per value: one slot.
+	rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		for _, v := range vals {
+			p.SAdd(ctx, keys[0], v)
+		}
+		return nil
+	})
+}
+
+// A plain client talks to one node, which serves every slot.
+func perKeyNode(rdb *redis.Client, keys []string) {
+	rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		for _, k := range keys {
+			p.Del(ctx, k)
+		}
+		return nil
+	})
+}
