@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -33,6 +34,11 @@ var cases = map[string]caseFunc{
 	"singleKey": singleKey,
 	"methods":   methods, "methodsTagged": methodsTagged,
 	"txHeld": txHeld, "txHeldTagged": txHeldTagged,
+	"fieldKeys": fieldKeys, "fieldKeysTagged": fieldKeysTagged,
+	"structKeys": structKeys, "structKeysTagged": structKeysTagged,
+	"prefixField": prefixField, "prefixFieldTagged": prefixFieldTagged,
+	"template": template, "templateTagged": templateTagged,
+	"txPerKey": txPerKey,
 }
 
 // SL1001
@@ -321,4 +327,92 @@ func ignoreNoSuchKey(err error) error {
 		return nil
 	}
 	return err
+}
+
+// gtStore holds keys in fields its constructor sets once, as queue and
+// rate-limiter libraries do; openGTStore hands one out without showing
+// how it was built.
+type gtStore struct {
+	countKey, resetKey string
+	lockKey, itemsKey  string
+	prefix             string
+}
+
+func newGTStore(name, prefix string) *gtStore {
+	return &gtStore{countKey: "gt:st:" + name + ":count", resetKey: "gt:st:" + name + ":reset",
+		lockKey: "gt:st:{" + name + "}:lock", itemsKey: "gt:st:{" + name + "}:items", prefix: prefix}
+}
+
+func openGTStore(name string) *gtStore { s := newGTStore(name, "gt:sess:"); return s }
+
+// SL1002
+func fieldKeys(ctx context.Context, c redis.UniversalClient, id string) error {
+	s := openGTStore(id)
+	return c.Del(ctx, s.countKey, s.resetKey).Err()
+}
+
+// clean
+func fieldKeysTagged(ctx context.Context, c redis.UniversalClient, id string) error {
+	s := openGTStore(id)
+	return c.Del(ctx, s.lockKey, s.itemsKey).Err()
+}
+
+// gtKeySet is a struct of keys a function returns.
+type gtKeySet struct{ Stream, Set string }
+
+func gtKeys(q string) gtKeySet {
+	return gtKeySet{Stream: "gt:ks:" + q + ":stream", Set: "gt:ks:" + q + ":set"}
+}
+
+func gtKeysTagged(q string) gtKeySet {
+	return gtKeySet{Stream: "gt:ks:{" + q + "}:stream", Set: "gt:ks:{" + q + "}:set"}
+}
+
+// SL1002
+func structKeys(ctx context.Context, c redis.UniversalClient, id string) error {
+	k := gtKeys(id)
+	return c.Del(ctx, k.Stream, k.Set).Err()
+}
+
+// clean
+func structKeysTagged(ctx context.Context, c redis.UniversalClient, id string) error {
+	k := gtKeysTagged(id)
+	return c.Del(ctx, k.Stream, k.Set).Err()
+}
+
+// SL1002
+func prefixField(ctx context.Context, c redis.UniversalClient, id string) error {
+	s := openGTStore(id)
+	return ignoreNoSuchKey(c.Rename(ctx, s.prefix+id, s.prefix+strings.ToUpper(id)).Err())
+}
+
+// clean
+func prefixFieldTagged(ctx context.Context, c redis.UniversalClient, id string) error {
+	s := openGTStore(id)
+	return ignoreNoSuchKey(c.Rename(ctx, s.prefix+"{"+id+"}", s.prefix+"{"+id+"}:old").Err())
+}
+
+// SL1002
+func template(ctx context.Context, c redis.UniversalClient, id string) error {
+	ready := strings.ReplaceAll("gt:q::[{queue}]::ready", "{queue}", id)
+	busy := strings.ReplaceAll("gt:q::[{queue}]::busy", "{queue}", id)
+	return c.Del(ctx, ready, busy).Err()
+}
+
+// clean
+func templateTagged(ctx context.Context, c redis.UniversalClient, id string) error {
+	r := strings.NewReplacer("<queue>", id)
+	return c.Del(ctx, r.Replace("gt:q:{<queue>}:ready"), r.Replace("gt:q:{<queue>}:busy")).Err()
+}
+
+// SL1003
+func txPerKey(ctx context.Context, c redis.UniversalClient, id string) error {
+	keys := strings.Fields(id + "a " + id + "b " + id + "c " + id + "d")
+	cmds, err := c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		for _, k := range keys {
+			p.Set(ctx, k, 1, 0)
+		}
+		return nil
+	})
+	return txErr(cmds, err)
 }
