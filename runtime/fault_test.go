@@ -249,9 +249,12 @@ func TestFaultTakeoverOfExpiredLock(t *testing.T) {
 			slices.Sort(took)
 			t.Logf("takeover after %v (lease %v)", took, lease)
 			// The median: one trial slowed by the loaded machine must
-			// not fail the test, a delay taken every time must.
-			if med := took[trials/2]; med > lease+60*time.Millisecond {
-				t.Errorf("median takeover %v after a %v lease, want within the lease + 60ms", med, lease)
+			// not fail the test, a delay taken every time must. The
+			// bound leaves 120ms for a loaded machine and still catches
+			// the old 256-512ms backoff (takeover 219-439ms after a 50ms
+			// lease); the measured figures are BenchmarkExpiredTakeover's.
+			if med := took[trials/2]; med > lease+120*time.Millisecond {
+				t.Errorf("median takeover %v after a %v lease, want within the lease + 120ms", med, lease)
 			}
 		})
 	}
