@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/yuin/gopher-lua/parse"
 
@@ -82,31 +81,20 @@ func BenchmarkCheckInterleaved(b *testing.B) {
 	}
 	bin := buildSlotlint(b)
 	slotArgs := append([]string{"lua"}, paths...)
-	lcArgs := append([]string{"--no-config", "--no-cache", "--formatter", "plain", "--std", "lua51",
-		"--globals", "redis", "KEYS", "ARGV", "cjson", "cmsgpack", "struct", "bit", "--"}, paths...)
+	lcArgs := append(append([]string{}, luacheckArgs...), paths...)
 	b.SetBytes(2 * total)
-	var slot, other, slotCPU, otherCPU time.Duration
-	for b.Loop() {
-		start := time.Now()
-		ps := runTool(b, bin, slotArgs)
-		mid := time.Now()
-		po := runTool(b, lc, lcArgs)
-		slot += mid.Sub(start)
-		other += time.Since(mid)
-		slotCPU += ps.UserTime() + ps.SystemTime()
-		otherCPU += po.UserTime() + po.SystemTime()
-	}
+	t := interleave(b, bin, slotArgs, lc, lcArgs)
 	files := float64(len(paths) * b.N)
-	b.ReportMetric(files/slot.Seconds(), "slotlint-files/s")
-	b.ReportMetric(files/other.Seconds(), "luacheck-files/s")
-	b.ReportMetric(float64(total)*float64(b.N)/slot.Seconds()/1e6, "slotlint-MB/s")
-	b.ReportMetric(float64(total)*float64(b.N)/other.Seconds()/1e6, "luacheck-MB/s")
-	b.ReportMetric(other.Seconds()/slot.Seconds(), "speedup")
+	b.ReportMetric(files/t.slot.Seconds(), "slotlint-files/s")
+	b.ReportMetric(files/t.other.Seconds(), "luacheck-files/s")
+	b.ReportMetric(float64(total)*float64(b.N)/t.slot.Seconds()/1e6, "slotlint-MB/s")
+	b.ReportMetric(float64(total)*float64(b.N)/t.other.Seconds()/1e6, "luacheck-MB/s")
+	b.ReportMetric(t.other.Seconds()/t.slot.Seconds(), "speedup")
 	// CPU time (user + system) per file: less sensitive to other load on
 	// the machine than wall time, and blind to slotlint's use of several
 	// cores.
-	b.ReportMetric(slotCPU.Seconds()*1e6/files, "slotlint-cpu-µs/file")
-	b.ReportMetric(otherCPU.Seconds()*1e6/files, "luacheck-cpu-µs/file")
+	b.ReportMetric(t.slotCPU.Seconds()*1e6/files, "slotlint-cpu-µs/file")
+	b.ReportMetric(t.otherCPU.Seconds()*1e6/files, "luacheck-cpu-µs/file")
 }
 
 // runTool runs a checker; exit status 1 (findings) and, for luacheck, 2

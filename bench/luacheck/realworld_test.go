@@ -69,30 +69,17 @@ func BenchmarkRealWorldInterleaved(b *testing.B) {
 		b.Run(set.name, func(b *testing.B) {
 			slotArgs := append([]string{"lua"}, set.paths...)
 			lcArgs := append(append([]string{}, luacheckArgs...), set.paths...)
-			var slot, other, slotCPU, otherCPU time.Duration
-			var slotFaults, otherFaults int64
-			for b.Loop() {
-				start := time.Now()
-				ps := runTool(b, bin, slotArgs)
-				mid := time.Now()
-				po := runTool(b, lc, lcArgs)
-				slot += mid.Sub(start)
-				other += time.Since(mid)
-				slotCPU += ps.UserTime() + ps.SystemTime()
-				otherCPU += po.UserTime() + po.SystemTime()
-				slotFaults += minorFaults(ps)
-				otherFaults += minorFaults(po)
-			}
+			t := interleave(b, bin, slotArgs, lc, lcArgs)
 			runs := float64(b.N)
 			files := float64(len(set.paths)) * runs
-			b.ReportMetric(files/slot.Seconds(), "slotlint-files/s")
-			b.ReportMetric(files/other.Seconds(), "luacheck-files/s")
-			b.ReportMetric(other.Seconds()/slot.Seconds(), "speedup")
-			b.ReportMetric(slotCPU.Seconds()*1e3/runs, "slotlint-cpu-ms/run")
-			b.ReportMetric(otherCPU.Seconds()*1e3/runs, "luacheck-cpu-ms/run")
-			b.ReportMetric(otherCPU.Seconds()/slotCPU.Seconds(), "cpu-speedup")
-			b.ReportMetric(float64(slotFaults)/runs, "slotlint-minflt/run")
-			b.ReportMetric(float64(otherFaults)/runs, "luacheck-minflt/run")
+			b.ReportMetric(files/t.slot.Seconds(), "slotlint-files/s")
+			b.ReportMetric(files/t.other.Seconds(), "luacheck-files/s")
+			b.ReportMetric(t.other.Seconds()/t.slot.Seconds(), "speedup")
+			b.ReportMetric(t.slotCPU.Seconds()*1e3/runs, "slotlint-cpu-ms/run")
+			b.ReportMetric(t.otherCPU.Seconds()*1e3/runs, "luacheck-cpu-ms/run")
+			b.ReportMetric(t.otherCPU.Seconds()/t.slotCPU.Seconds(), "cpu-speedup")
+			b.ReportMetric(float64(t.slotFaults)/runs, "slotlint-minflt/run")
+			b.ReportMetric(float64(t.otherFaults)/runs, "luacheck-minflt/run")
 		})
 	}
 	b.Logf("%d files, %d bytes", len(paths), total)
@@ -165,6 +152,32 @@ func smallest(b *testing.B, paths []string) []string {
 		}
 	}
 	return []string{best}
+}
+
+// toolTimes adds up the wall time, CPU time and minor page faults of
+// slotlint's and luacheck's runs.
+type toolTimes struct {
+	slot, other, slotCPU, otherCPU time.Duration
+	slotFaults, otherFaults        int64
+}
+
+// interleave runs the two command lines alternately in every iteration of
+// b, so both see the same machine load.
+func interleave(b *testing.B, bin string, slotArgs []string, lc string, lcArgs []string) toolTimes {
+	var t toolTimes
+	for b.Loop() {
+		start := time.Now()
+		ps := runTool(b, bin, slotArgs)
+		mid := time.Now()
+		po := runTool(b, lc, lcArgs)
+		t.slot += mid.Sub(start)
+		t.other += time.Since(mid)
+		t.slotCPU += ps.UserTime() + ps.SystemTime()
+		t.otherCPU += po.UserTime() + po.SystemTime()
+		t.slotFaults += minorFaults(ps)
+		t.otherFaults += minorFaults(po)
+	}
+	return t
 }
 
 func minorFaults(ps *os.ProcessState) int64 {
