@@ -47,6 +47,32 @@ func walkChunk(chunk []ast.Stmt, limit int) (deepLine int, deep bool, closureWri
 	return 0, false, closureWrites
 }
 
+// inspect walks the nodes below roots without recursion, so deep input
+// cannot exhaust the stack: last root first, each node before its
+// children. visit returns false to skip a node's children.
+func inspect(roots []any, visit func(n any) bool) {
+	stack := append(make([]any, 0, len(roots)), roots...)
+	var buf []any
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if !visit(n) {
+			continue
+		}
+		buf = children(n, buf[:0])
+		stack = append(stack, buf...)
+	}
+}
+
+// stmtNodes returns stmts as roots for inspect.
+func stmtNodes(stmts []ast.Stmt) []any {
+	out := make([]any, len(stmts))
+	for i, s := range stmts {
+		out[i] = s
+	}
+	return out
+}
+
 // children appends a node's direct sub-statements and sub-expressions to
 // out.
 func children(n any, out []any) []any {

@@ -271,19 +271,12 @@ func halving(cond ast.Expr, body []ast.Stmt) bool {
 // excluded) to the expressions assigned to it.
 func assignments(stmts []ast.Stmt) map[string][]ast.Expr {
 	out := map[string][]ast.Expr{}
-	stack := make([]any, 0, len(stmts))
-	for _, s := range stmts {
-		stack = append(stack, s)
-	}
-	var buf []any
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+	inspect(stmtNodes(stmts), func(n any) bool {
 		var names []string
 		var exprs []ast.Expr
 		switch n := n.(type) {
 		case *ast.FunctionExpr:
-			continue
+			return false
 		case *ast.AssignStmt:
 			for _, l := range n.Lhs {
 				id, _ := l.(*ast.IdentExpr)
@@ -307,24 +300,20 @@ func assignments(stmts []ast.Stmt) map[string][]ast.Expr {
 			}
 			out[name] = append(out[name], e)
 		}
-		buf = children(n, buf[:0])
-		stack = append(stack, buf...)
-	}
+		return true
+	})
 	return out
 }
 
 // halves: e divides by two somewhere ("(lo + hi) / 2", "math.floor(n / 2)",
 // "bit.rshift(n, 1)").
 func halves(e ast.Expr) bool {
-	stack := []any{e}
-	var buf []any
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+	found := false
+	inspect([]any{e}, func(n any) bool {
 		switch n := n.(type) {
 		case *ast.ArithmeticOpExpr:
 			if num, ok := n.Rhs.(*ast.NumberExpr); ok && ((n.Operator == "/" && num.Value == "2") || (n.Operator == "*" && num.Value == "0.5")) {
-				return true
+				found = true
 			}
 		case *ast.FuncCallExpr:
 			if g, ok := n.Func.(*ast.AttrGetExpr); ok && len(n.Args) == 2 {
@@ -332,14 +321,13 @@ func halves(e ast.Expr) bool {
 				key, _ := g.Key.(*ast.StringExpr)
 				num, _ := n.Args[1].(*ast.NumberExpr)
 				if obj != nil && key != nil && num != nil && obj.Value == "bit" && key.Value == "rshift" && num.Value == "1" {
-					return true
+					found = true
 				}
 			}
 		}
-		buf = children(n, buf[:0])
-		stack = append(stack, buf...)
-	}
-	return false
+		return !found
+	})
+	return found
 }
 
 // fromMid: e is mid, mid + k or mid - k for a halving local mid.
@@ -442,26 +430,20 @@ func (in *interp) hasCap(e ast.Expr, body []ast.Stmt) bool {
 		id, ok := x.(*ast.IdentExpr)
 		return ok && counters[id.Value]
 	}
-	stack := []any{e}
-	var buf []any
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+	capped := false
+	inspect([]any{e}, func(n any) bool {
 		if r, ok := n.(*ast.RelationalOpExpr); ok {
 			switch r.Operator {
 			case "<", "<=", ">", ">=", "==", "~=":
 				if (counter(r.Lhs) && fixed(r.Rhs)) || (counter(r.Rhs) && fixed(r.Lhs)) {
-					return true
+					capped = true
 				}
 			}
 		}
-		if _, ok := n.(*ast.FunctionExpr); ok {
-			continue
-		}
-		buf = children(n, buf[:0])
-		stack = append(stack, buf...)
-	}
-	return false
+		_, isFunc := n.(*ast.FunctionExpr)
+		return !capped && !isFunc
+	})
+	return capped
 }
 
 // passCounters are the names the body advances on every pass: "n = n + k"
@@ -577,16 +559,13 @@ func pureCondition(e ast.Expr) bool {
 func condVars(e ast.Expr) []string {
 	var out []string
 	seen := map[string]bool{}
-	stack := []any{e}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+	inspect([]any{e}, func(n any) bool {
 		if id, ok := n.(*ast.IdentExpr); ok && !seen[id.Value] {
 			seen[id.Value] = true
 			out = append(out, id.Value)
 		}
-		stack = children(n, stack)
-	}
+		return true
+	})
 	return out
 }
 
@@ -595,13 +574,7 @@ func condVars(e ast.Expr) []string {
 // sees the body's fresh locals).
 func writtenNames(stmts []ast.Stmt, locals bool) map[string]bool {
 	out := map[string]bool{}
-	stack := make([]any, 0, len(stmts))
-	for _, s := range stmts {
-		stack = append(stack, s)
-	}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+	inspect(stmtNodes(stmts), func(n any) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
 			for _, l := range n.Lhs {
@@ -622,8 +595,8 @@ func writtenNames(stmts []ast.Stmt, locals bool) map[string]bool {
 				}
 			}
 		}
-		stack = children(n, stack)
-	}
+		return true
+	})
 	return out
 }
 

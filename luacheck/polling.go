@@ -215,14 +215,7 @@ func (in *interp) pollingLoop(cond ast.Expr, body []ast.Stmt) (bool, []string) {
 // scan records the body's definitions, in-place changes, writes and
 // calls the analysis cannot follow.
 func (p *pollAnalysis) scan(body []ast.Stmt) {
-	stack := make([]any, 0, len(body))
-	for _, s := range body {
-		stack = append(stack, s)
-	}
-	var buf []any
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+	inspect(stmtNodes(body), func(n any) bool {
 		switch n := n.(type) {
 		case *ast.LocalAssignStmt:
 			p.define(n.Names, n.Exprs)
@@ -265,9 +258,8 @@ func (p *pollAnalysis) scan(body []ast.Stmt) {
 		case *ast.FuncCallExpr:
 			p.call(n)
 		}
-		buf = children(n, buf[:0])
-		stack = append(stack, buf...)
-	}
+		return true
+	})
 }
 
 func (p *pollAnalysis) define(names []string, exprs []ast.Expr) {
