@@ -90,14 +90,7 @@ func BenchmarkRealWorldInterleaved(b *testing.B) {
 // where the checking time of real files goes. Linux only (RUSAGE_THREAD).
 func BenchmarkRealWorldFiles(b *testing.B) {
 	paths, total := realWorld(b)
-	srcs := make([][]byte, len(paths))
-	for i, p := range paths {
-		src, err := os.ReadFile(p)
-		if err != nil {
-			b.Fatal(err)
-		}
-		srcs[i] = src
-	}
+	srcs := readFiles(b, paths)
 	per := make([]time.Duration, len(paths))
 	b.SetBytes(total)
 	// The machine is shared: wall time per file measures the other jobs'
