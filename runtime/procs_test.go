@@ -30,6 +30,15 @@ const (
 	envWorkerMax  = "SLOTLINT_MUTEX_MAX_TABLE"  // MaxTable name for pipelined updates
 )
 
+// A worker runs for its given time and then on until it has held a lock
+// this many times (or workerHardStop has passed): how many holds fit in the
+// time depends on the TTLs drawn and the machine's load, and the check
+// needs enough of them to mean something.
+const (
+	workerMinAcquired = 40
+	workerHardStop    = 30 * time.Second
+)
+
 // heldSection is a stretch of work done while holding a lock, as a worker
 // process logged it: wall-clock times, comparable across processes of one
 // machine.
@@ -53,10 +62,10 @@ type workerReport struct {
 
 // TestFaultMutexAcrossProcesses runs four OS processes (this test binary
 // re-executed as workers) that take four locks on the harness cluster for
-// about three seconds with mixed TTLs (20ms to 400ms), re-entries with a
-// shorter or longer TTL after which the outer entry works on until close to
-// its Deadline, and holders that stop without releasing (their lock expires
-// under the others). Meanwhile every master gets SCRIPT FLUSH every 150ms,
+// at least three seconds, and until each has held a lock 40 times, with
+// mixed TTLs (20ms to 400ms), re-entries with a shorter or longer TTL after
+// which the outer entry works on until close to its Deadline, and holders
+// that stop without releasing (their lock expires under the others). Meanwhile every master gets SCRIPT FLUSH every 150ms,
 // and each worker sends pipelined and batched MaxUpdates. Every section of
 // work that ended by its entry's Deadline is checked against every other
 // section of the same lock: none may overlap, and fencing tokens rise in
@@ -149,7 +158,7 @@ func TestFaultMutexAcrossProcesses(t *testing.T) {
 			highest[id] = max(highest[id], v)
 		}
 	}
-	if total.Acquired < 100 || total.Reentered == 0 || total.Expired == 0 {
+	if total.Acquired < workers*workerMinAcquired || total.Reentered == 0 || total.Expired == 0 {
 		t.Fatalf("too little exercised: %+v", total)
 	}
 	if flushes == 0 || total.Reloads == 0 {
@@ -236,6 +245,7 @@ func TestMutexWorkerProcess(t *testing.T) {
 	c := New(rdb, &Options{Hooks: hooks})
 	ctx := context.Background()
 	end := time.Now().Add(time.Duration(runFor) * time.Millisecond)
+	hardEnd := time.Now().Add(workerHardStop)
 
 	var mu sync.Mutex
 	enc := json.NewEncoder(out)
@@ -248,6 +258,15 @@ func TestMutexWorkerProcess(t *testing.T) {
 			rep.FirstError = err.Error()
 		}
 	}
+	running := func() bool {
+		now := time.Now()
+		if now.Before(end) {
+			return true
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		return rep.Acquired < workerMinAcquired && now.Before(hardEnd)
+	}
 	record := func(s heldSection) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -259,7 +278,7 @@ func TestMutexWorkerProcess(t *testing.T) {
 	for g := range 4 {
 		wg.Go(func() {
 			r := rand.New(rand.NewPCG(uint64(w), uint64(g)))
-			for time.Now().Before(end) {
+			for running() {
 				key := keys[r.IntN(len(keys))]
 				octx, cancel := context.WithTimeout(ctx, 2*time.Second)
 				l, err := c.Obtain(octx, key, ttls[r.IntN(len(ttls))], nil)
@@ -321,7 +340,7 @@ func TestMutexWorkerProcess(t *testing.T) {
 	table := MaxTable{Name: os.Getenv(envWorkerMax), Shards: 8}
 	wg.Go(func() {
 		r := rand.New(rand.NewPCG(uint64(w), 99))
-		for time.Now().Before(end) {
+		for running() {
 			var ups []DirtyValue
 			for range 20 {
 				ups = append(ups, DirtyValue{ID: "id" + strconv.Itoa(r.IntN(50)), Value: r.Int64N(1 << 40)})
