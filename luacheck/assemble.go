@@ -188,6 +188,10 @@ func analyzeJoined(src []byte, opts Options) *Result {
 	joined, segs, found := assemble(src, opts)
 	inner := opts
 	inner.Prelude, inner.Includes = "", false
+	// The names a missing file defines are unknown: the LUA001 finding
+	// says the script cannot be assembled, and reporting each name it
+	// would have defined as LUA302 says the same again (namesElsewhere).
+	inner.includeMissing = len(found) > 0
 	res := Analyze(joined, inner)
 	for i := range res.Findings {
 		res.Findings[i].Pos = mapBack(res.Findings[i].Pos, segs)

@@ -41,6 +41,7 @@ func TestIncludes(t *testing.T) {
 		"includes/addJob.lua": "--- @include \"stats\"\nlocal function addJob(q, data)\n  local id = redis.call('INCR', q .. ':id')\n  redis.call('HSET', 'job:' .. id, 'data', data)\n  bump(q)\n  return id\nend\n",
 		"includes/stats.lua":  "local function bump(q)\n  return redis.call('INCR', 'stats:total')\nend\n",
 		"broken.lua":          "--- @include \"includes/missing\"\nreturn 1\n",
+		"partial.lua":         "--- @include \"includes/missing\"\nlocal id = addJob(KEYS[1])\nreturn {id, os.time()}\n",
 	})
 	main := filepath.Join(dir, "moveToActive-2.lua")
 	src, _ := os.ReadFile(main)
@@ -63,6 +64,14 @@ func TestIncludes(t *testing.T) {
 	f := only(t, Check(src, Options{Filename: broken, Includes: true}), RuleSyntax)
 	if f.Pos.File != broken || f.Pos.Line != 1 || !strings.Contains(f.Message, "does not exist") {
 		t.Errorf("missing include: %v", f)
+	}
+	// The missing file may define addJob: only its LUA001 says so, but os
+	// is missing whatever it defines.
+	partial := filepath.Join(dir, "partial.lua")
+	src, _ = os.ReadFile(partial)
+	got = findingPlaces(Check(src, Options{Filename: partial, Includes: true}), dir)
+	if strings.Join(got, " ") != "partial.lua:1:5 LUA001 partial.lua:3:13 LUA302" {
+		t.Errorf("missing include, names it may define: %v", got)
 	}
 }
 

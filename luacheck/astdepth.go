@@ -7,8 +7,9 @@ import "github.com/yuin/gopher-lua/ast"
 // (operator chains nest without brackets, "a .. b .. c ...", so the token
 // scan alone cannot bound the depth the interpreter will recurse to), and
 // otherwise names every local assigned inside a function body: such a
-// variable can change behind a loop's back.
-func walkChunk(chunk []ast.Stmt, limit int) (deepLine int, deep bool, closureWrites map[string]bool) {
+// variable can change behind a loop's back, and every name read anywhere
+// (see unreferencedFunctions).
+func walkChunk(chunk []ast.Stmt, limit int) (deepLine int, deep bool, closureWrites, names map[string]bool) {
 	type item struct {
 		node   any
 		depth  int
@@ -24,9 +25,15 @@ func walkChunk(chunk []ast.Stmt, limit int) (deepLine int, deep bool, closureWri
 		stack = stack[:len(stack)-1]
 		if it.depth > limit {
 			if p, ok := it.node.(ast.PositionHolder); ok {
-				return p.Line(), true, nil
+				return p.Line(), true, nil, nil
 			}
-			return 1, true, nil
+			return 1, true, nil, nil
+		}
+		if id, ok := it.node.(*ast.IdentExpr); ok {
+			if names == nil {
+				names = map[string]bool{}
+			}
+			names[id.Value] = true
 		}
 		if a, ok := it.node.(*ast.AssignStmt); ok && it.inside {
 			for _, l := range a.Lhs {
@@ -44,7 +51,7 @@ func walkChunk(chunk []ast.Stmt, limit int) (deepLine int, deep bool, closureWri
 			stack = append(stack, item{ch, it.depth + 1, it.inside || isFn})
 		}
 	}
-	return 0, false, closureWrites
+	return 0, false, closureWrites, names
 }
 
 // inspect walks the nodes below roots without recursion, so deep input

@@ -68,6 +68,10 @@ type Options struct {
 	// MaxBytes and MaxDepth cap the input; zero means the default.
 	MaxBytes int
 	MaxDepth int
+
+	// includeMissing: the script was assembled without an include that
+	// could not be read.
+	includeMissing bool
 }
 
 // Position is a place in a script. Line and Column are 1-based; Column is 0
@@ -319,7 +323,7 @@ func (c *checker) run(src []byte) {
 		}
 		return
 	}
-	line, tooDeep, closureWrites := walkChunk(chunk, maxTreeDepth)
+	line, tooDeep, closureWrites, names := walkChunk(chunk, maxTreeDepth)
 	if tooDeep {
 		c.reportAt(line, "", RuleSyntax, "script not checked: its syntax tree nests deeper than %d levels, the checker's bound (Lua may accept it: a chain such as a + b + c or elseif ... elseif counts as one level there)", maxTreeDepth)
 		return
@@ -332,7 +336,12 @@ func (c *checker) run(src []byte) {
 		return
 	}
 	c.res.Checked = true
-	newInterp(c).runChunk(chunk, closureWrites)
+	in := newInterp(c)
+	in.unreferenced = unreferencedFunctions(chunk, names)
+	if c.opts.includeMissing || isFragment(chunk) {
+		in.namesElsewhere = 1
+	}
+	in.runChunk(chunk, closureWrites)
 }
 
 func (c *checker) hasFinding(rule string) bool {

@@ -168,6 +168,12 @@ type interp struct {
 	// command name of the redis.call being evaluated is (zero: unknown).
 	pos     positions
 	namePos Position
+	// unreferenced are the bodies of local functions the file never
+	// names; namesElsewhere is above zero while one of them, or a
+	// fragment (fragments.go), is analysed: free names are then defined by
+	// another file or never read, and only removedGlobals are LUA302.
+	unreferenced   map[*ast.FunctionExpr]bool
+	namesElsewhere int
 }
 
 func newInterp(c *checker) *interp {
@@ -759,6 +765,9 @@ func (in *interp) global(name string, line int) value {
 }
 
 func (in *interp) missingGlobal(name, shown string, line int) {
+	if in.namesElsewhere > 0 && !removedGlobals[name] {
+		return
+	}
 	msg := "global %s does not exist in Redis's script sandbox: the script fails with \"attempted to access nonexistent global variable '%s'\""
 	switch name {
 	case "os":
@@ -1103,6 +1112,10 @@ func (in *interp) callFunction(f function, args []value, line int, fr *frame) []
 			fnName: in.frame.fnName, noWrites: in.frame.noWrites, allowCross: in.frame.allowCross}
 	}
 	in.analysed[f.def] = true
+	if in.unreferenced[f.def] {
+		in.namesElsewhere++
+		defer func() { in.namesElsewhere-- }()
+	}
 	in.active = append(in.active, f.def)
 	defer func() { in.active = in.active[:len(in.active)-1] }()
 	fr.implicitArg = f.def.ParList.HasVargs

@@ -81,7 +81,7 @@ var Rules = []Rule{
 	},
 	{
 		ID: RuleMissingGlobal, Title: "global the sandbox does not provide",
-		Why: "os, io, print, require, package, loadfile, dofile, setfenv, getfenv, debug, module and newproxy do not exist in Redis 7.0's sandbox (os.clock only since 7.4); in a Functions library neither do KEYS and ARGV. Helpers defined in another file are not missing when the checker sees them: BullMQ-style \"--- @include\" lines are resolved relative to the script, and `slotlint lua -prelude FILE` prepends the file an application joins with each body (`-globals NAME,...` names the rest); findings map back to the file and line of their code",
+		Why: "os, io, print, require, package, loadfile, dofile, setfenv, getfenv, debug, module and newproxy do not exist in Redis 7.0's sandbox (os.clock only since 7.4); in a Functions library neither do KEYS and ARGV. Helpers defined in another file are not missing when the checker sees them: BullMQ-style \"--- @include\" lines are resolved relative to the script, and `slotlint lua -prelude FILE` prepends the file an application joins with each body (`-globals NAME,...` names the rest); findings map back to the file and line of their code. A file that only defines functions (a helper another script includes, a class file that adds methods to a table another file creates), a script with an include that cannot be read, and a local function the file never names (its body never runs) may read names defined elsewhere: there only the names above are reported",
 		Bad: "local now = os.time()", Good: "local now = redis.call('TIME')[1]",
 	},
 	{
