@@ -86,11 +86,7 @@ func newResolver(pass *analysis.Pass) *resolver {
 		multi: map[types.Object]bool{}, embeds: map[*types.Var]*embedDecl{}, scripts: map[string]*script{},
 		byExpr: map[ast.Expr]*script{}}
 	info := pass.TypesInfo
-	set := func(id *ast.Ident, e ast.Expr, i int) {
-		obj := info.Defs[id]
-		if obj == nil {
-			obj = info.Uses[id]
-		}
+	setObj := func(obj types.Object, e ast.Expr, i int) {
 		if obj == nil {
 			return
 		}
@@ -100,6 +96,26 @@ func newResolver(pass *analysis.Pass) *resolver {
 			return
 		}
 		r.value[obj], r.index[obj] = e, i
+	}
+	set := func(id *ast.Ident, e ast.Expr, i int) {
+		obj := info.Defs[id]
+		if obj == nil {
+			obj = info.Uses[id]
+		}
+		setObj(obj, e, i)
+	}
+	// A struct field is followed like a variable: a script created once in
+	// a constructor (s.read = redis.NewScript(src), or &S{read: ...}) and
+	// run as s.read.Run(...) is that script.
+	field := func(e ast.Expr) types.Object {
+		sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+		if !ok {
+			return nil
+		}
+		if s, ok := info.Selections[sel]; ok && s.Kind() == types.FieldVal {
+			return s.Obj()
+		}
+		return nil
 	}
 	for _, f := range pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
@@ -119,23 +135,35 @@ func newResolver(pass *analysis.Pass) *resolver {
 				}
 			case *ast.AssignStmt:
 				for i, lhs := range n.Lhs {
-					id, ok := ast.Unparen(lhs).(*ast.Ident)
-					if !ok {
+					var obj types.Object
+					if id, ok := ast.Unparen(lhs).(*ast.Ident); ok {
+						obj = info.Defs[id]
+						if obj == nil {
+							obj = info.Uses[id]
+						}
+					} else if obj = field(lhs); obj == nil {
 						continue
 					}
 					switch {
 					case n.Tok != token.DEFINE && n.Tok != token.ASSIGN:
-						set(id, nil, -1) // x += ...: never followed
+						setObj(obj, nil, -1) // x += ...: never followed
 					case len(n.Rhs) == len(n.Lhs):
-						set(id, n.Rhs[i], -1)
+						setObj(obj, n.Rhs[i], -1)
 					case len(n.Rhs) == 1:
-						set(id, n.Rhs[0], i)
+						setObj(obj, n.Rhs[0], i)
 					}
 				}
+			case *ast.CompositeLit:
+				r.fieldsOf(n, setObj)
 			case *ast.UnaryExpr:
-				// &x lets anything write x.
-				if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND {
+				// &x and &s.f let anything write them.
+				if n.Op != token.AND {
+					break
+				}
+				if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
 					set(id, nil, -1)
+				} else if obj := field(n.X); obj != nil {
+					setObj(obj, nil, -1)
 				}
 			case *ast.RangeStmt:
 				for _, e := range []ast.Expr{n.Key, n.Value} {
@@ -148,6 +176,30 @@ func newResolver(pass *analysis.Pass) *resolver {
 		})
 	}
 	return r
+}
+
+// fieldsOf records the values a struct literal gives its fields, keyed or
+// in order.
+func (r *resolver) fieldsOf(lit *ast.CompositeLit, set func(types.Object, ast.Expr, int)) {
+	tv, ok := r.pass.TypesInfo.Types[lit]
+	if !ok || tv.Type == nil {
+		return
+	}
+	st, ok := tv.Type.Underlying().(*types.Struct)
+	if !ok {
+		return
+	}
+	for i, el := range lit.Elts {
+		if kv, ok := el.(*ast.KeyValueExpr); ok {
+			if id, ok := kv.Key.(*ast.Ident); ok {
+				set(r.pass.TypesInfo.Uses[id], kv.Value, -1)
+			}
+			continue
+		}
+		if i < st.NumFields() {
+			set(st.Field(i), el, -1)
+		}
+	}
 }
 
 // embedDirectives records the //go:embed variables of a var declaration.

@@ -35,6 +35,9 @@ type redigoCollector struct {
 	// globals are the package's variables' initial values, indexed when a
 	// script variable is first followed.
 	globals map[*types.Var]ast.Expr
+	// fieldVals holds the one value of struct fields set once, built on
+	// first use.
+	fieldVals map[*types.Var]ast.Expr
 }
 
 // redigoTx is a transaction being collected: the function it is in, so a
@@ -566,6 +569,15 @@ func (c *redigoCollector) newScript(e ast.Expr) (int, ast.Expr, bool) {
 				return 0, nil, false
 			}
 			return n, call.Args[1], true
+		}
+		if f := fieldOf(c.pass.TypesInfo, e); f != nil {
+			if c.fieldVals == nil {
+				c.fieldVals = fieldValues(c.pass)
+			}
+			if e = c.fieldVals[f]; e == nil {
+				return 0, nil, false
+			}
+			continue
 		}
 		id, ok := e.(*ast.Ident)
 		if !ok {
