@@ -289,6 +289,12 @@ func (in *interp) wholeRead(c commandCall) bool {
 				return false
 			}
 		}
+		if len(c.argv) >= 4 && c.argv[2].Known && isInt(c.argv[2].Text) && !strings.HasPrefix(c.argv[2].Text, "-") && c.args[3].fromEnd {
+			// "ZRANGE k 0 (-1 - count)" keeps the newest count members
+			// out of a read of all the others.
+			in.reportCall(c, RuleWholeRead, "%s %s with a stop counted back from the end reads all but the last few members: its cost grows with the data (use a fixed stop index)", name, c.argv[2].Text)
+			return true
+		}
 		if len(c.argv) < 4 || !c.argv[2].Known || !c.argv[3].Known {
 			return false
 		}

@@ -634,7 +634,9 @@ func (in *interp) expr(e ast.Expr) value {
 		l, r := in.expr(e.Lhs), in.expr(e.Rhs)
 		in.arithmetic(e, e.Line(), e.Operator, l)
 		in.arithmetic(e, e.Line(), e.Operator, r)
-		return value{kind: kNumber, src: l.src | r.src, clamped: l.clamped && r.clamped}
+		lt, lit := l.literalText()
+		return value{kind: kNumber, src: l.src | r.src, clamped: l.clamped && r.clamped,
+			fromEnd: e.Operator == "-" && lit && l.kind == kNumber && strings.HasPrefix(lt, "-")}
 	case *ast.UnaryMinusOpExpr:
 		if n, ok := e.Expr.(*ast.NumberExpr); ok {
 			// Negative literals such as LRANGE's -1 stay constants.
@@ -1030,7 +1032,12 @@ func (in *interp) call(e *ast.FuncCallExpr) []value {
 		}
 		return []value{out}
 	case "cjson.decode", "cmsgpack.unpack":
-		return []value{{kind: kTable, src: fromDecoded | arg(0).src}}
+		out := value{kind: kTable, src: fromDecoded | arg(0).src}
+		if in.keysText(arg(0)) {
+			// A list the caller packed into a KEYS element, as into ARGV.
+			out.src |= fromKeysText
+		}
+		return []value{out}
 	case "string.format":
 		return []value{in.format(args)}
 	case "redis.register_function":
@@ -1220,6 +1227,12 @@ func (in *interp) registerFunction(line int, argExprs []ast.Expr, args []value) 
 	}
 	fr.vararg = cb.fn.def.ParList.HasVargs
 	in.callFunction(*cb.fn, params, line, fr)
+}
+
+// keysText reports whether v is exactly the text of one KEYS element.
+func (in *interp) keysText(v value) bool {
+	holes := v.key.Holes()
+	return v.kind == kString && v.hasKey && len(v.key.Parts()) == 1 && len(holes) == 1 && holeOrigin(holes[0].ID) == "KEYS"
 }
 
 // argPos is where call argument i is, when it is a string literal.

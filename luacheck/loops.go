@@ -171,10 +171,10 @@ func (in *interp) genericFor(s *ast.GenericForStmt) {
 	in.reportBound(s.Line(), "for", bound, loop)
 }
 
-// requestData: a table decoded from the request's arguments alone, not
-// from stored data.
+// requestData: a table decoded from the request's arguments (ARGV, or a
+// KEYS element used as a payload) alone, not from stored data.
 func requestData(v value) bool {
-	return v.src&fromDecoded != 0 && v.src&fromArgv != 0 && v.src&(fromReply|fromWholeRead) == 0
+	return v.src&fromDecoded != 0 && v.src&(fromArgv|fromKeysText) != 0 && v.src&(fromReply|fromWholeRead) == 0
 }
 
 // boundOf is the value a while condition compares against, when it is an

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/slotlint/slotlint/internal/redistest"
 )
 
@@ -69,5 +71,34 @@ return {tostring(changed.flag or false), tostring(changed.repl or false), tostri
 		if got != want {
 			t.Errorf("LUA101 on %q: got %v, want %v", src, got, want)
 		}
+	}
+}
+
+// TestRedisStopFromEnd checks what LUA103 says of "ZRANGE k 0 (-1 - n)": it
+// returns every member but the last n, so the reply grows with the set.
+func TestRedisStopFromEnd(t *testing.T) {
+	c := redistest.Standalone(t)
+	key := "{" + redistest.Prefix(t) + "}done"
+	cleanup(t, key)
+	ctx := context.Background()
+	src := caseSource(t, "LUA103/bad_keep_newest.lua")
+	for _, members := range []int{5, 50} {
+		for i := range members {
+			if err := c.ZAdd(ctx, key, redis.Z{Score: float64(i), Member: i}).Err(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// The case deletes each older job's key and returns how many it read.
+		n, err := c.Eval(ctx, src, []string{key, key + ":job:"}, 3).Int()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n != members-3 {
+			t.Errorf("%d members, keep 3: the read returned %d, want %d", members, n, members-3)
+		}
+		if left := c.ZCard(ctx, key).Val(); left != 3 {
+			t.Errorf("%d members: %d left, want 3", members, left)
+		}
+		c.Del(ctx, key)
 	}
 }

@@ -36,6 +36,7 @@ const (
 	fromDecoded                      // cjson/cmsgpack decoded data
 	fromArgvLen                      // #ARGV, or an index running over ARGV
 	fromWholeRead                    // a reply holding a whole collection (SMEMBERS, LRANGE 0 -1)
+	fromKeysText                     // decoded from the text of a KEYS element: the request's own data
 )
 
 func (s source) describe() string {
@@ -73,6 +74,9 @@ type value struct {
 	clamped bool
 	// spread: the value stands for several values (unpack(t), ...).
 	spread bool
+	// fromEnd: a range index counted back from the end, written as a
+	// negative constant minus something ("-1 - count").
+	fromEnd bool
 	// key is the text of strings and literal numbers, as a symbolic key.
 	key slot.Key
 	// cmd is the command whose reply this value is or derives from.
