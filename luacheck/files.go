@@ -14,7 +14,8 @@ type FileResult struct {
 }
 
 // CheckFiles reads and checks files with up to workers goroutines (0 means
-// one per CPU) and returns the results in the order of paths. optsFor
+// one per CPU) and returns the results in the order of paths. A finding in
+// an included file is reported once, by that file if it is checked too. optsFor
 // gives each file's options; its Filename is set to the path. The src
 // passed to optsFor is only valid during the call: each worker reads every
 // file into the same buffer.
@@ -54,5 +55,41 @@ func CheckFiles(paths []string, workers int, optsFor func(path string, src []byt
 	}
 	work()
 	wg.Wait()
+	dropRepeats(results)
 	return results
+}
+
+// dropRepeats removes a finding that one file's check places in another
+// file (code it includes) when that other file's own check, or an earlier
+// file's, already gave the same finding: on BullMQ's commands, helpers
+// included by several scripts would otherwise print the same line once
+// per includer.
+func dropRepeats(results []FileResult) {
+	type place struct {
+		pos           Position
+		rule, message string
+	}
+	seen := map[place]bool{}
+	for _, r := range results {
+		for _, f := range r.Findings {
+			if f.Pos.File == r.Path {
+				seen[place{f.Pos, f.Rule, f.Message}] = true
+			}
+		}
+	}
+	for i := range results {
+		r := &results[i]
+		kept := r.Findings[:0]
+		for _, f := range r.Findings {
+			if f.Pos.File != r.Path {
+				p := place{f.Pos, f.Rule, f.Message}
+				if seen[p] {
+					continue
+				}
+				seen[p] = true
+			}
+			kept = append(kept, f)
+		}
+		r.Findings = kept
+	}
 }

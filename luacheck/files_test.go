@@ -95,3 +95,40 @@ func TestReadLimited(t *testing.T) {
 		t.Errorf("directory: %v", err)
 	}
 }
+
+// TestCheckFilesIncludedOnce: a helper that two scripts include and that
+// is checked itself gives its finding once, in its own result.
+func TestCheckFilesIncludedOnce(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"a-1.lua":             "--- @include \"includes/helper\"\nreturn 1\n",
+		"b-1.lua":             "--- @include \"includes/helper\"\nreturn 2\n",
+		"includes/helper.lua": "--- @include \"missing\"\nlocal function f() return 1 end\n",
+	}
+	var paths []string
+	for _, name := range []string{"a-1.lua", "b-1.lua", "includes/helper.lua"} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(files[name]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	res := CheckFiles(paths, 1, func(string, []byte) Options { return Options{Includes: true} })
+	var got []string
+	for _, r := range res {
+		for _, f := range r.Findings {
+			got = append(got, filepath.Base(r.Path)+": "+filepath.Base(f.Pos.File)+" "+f.Rule)
+		}
+	}
+	if strings.Join(got, "; ") != "helper.lua: helper.lua LUA001" {
+		t.Errorf("findings: %v", got)
+	}
+	// Without the helper among the paths, the first includer reports it.
+	res = CheckFiles(paths[:2], 1, func(string, []byte) Options { return Options{Includes: true} })
+	if len(res[0].Findings) != 1 || len(res[1].Findings) != 0 {
+		t.Errorf("includers only: %v / %v", res[0].Findings, res[1].Findings)
+	}
+}
