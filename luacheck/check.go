@@ -44,7 +44,8 @@ type Options struct {
 	// ReadOnly: the script runs with EVAL_RO, EVALSHA_RO or FCALL_RO.
 	ReadOnly bool
 	// ArgLoops also reports loops over the request's own arguments (#KEYS,
-	// #ARGV, ipairs(KEYS), a list decoded from ARGV) as LUA102. They cost
+	// #ARGV, ipairs(KEYS), a list decoded from ARGV or from a KEYS
+	// element) as LUA102. They cost
 	// what the request asks for, like a variadic command, so by default
 	// they are quiet.
 	ArgLoops bool
