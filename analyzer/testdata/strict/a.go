@@ -9,7 +9,7 @@ import (
 var ctx = context.Background()
 
 func load(rdb *redis.Client, keys []string, id, src, dst string) {
-	rdb.Rename(ctx, src, dst) // want `RENAME keys cannot be resolved statically \(src, dst are built elsewhere\)`
+	rdb.Rename(ctx, src, dst)                                    // want `RENAME keys cannot be resolved statically \(src, dst are built elsewhere\)`
 	rdb.MGet(ctx, keys...)                                       // want `MGET keys cannot be resolved statically \(no key could be followed\), so their slots are unchecked`
 	rdb.Del(ctx, append([]string{"a:{" + id + "}"}, keys...)...) // want `DEL keys cannot be resolved statically \(only "a:\{" \+ id \+ "\}" known\)`
 	rdb.MGet(ctx, "a:{"+id+"}", "b:{"+id+"}")                    // resolved: fine
