@@ -295,6 +295,12 @@ func (in *interp) wholeRead(c commandCall) bool {
 			in.reportCall(c, RuleWholeRead, "%s %s with a stop counted back from the end reads all but the last few members: its cost grows with the data (use a fixed stop index)", name, c.argv[2].Text)
 			return true
 		}
+		if len(c.argv) >= 4 && !c.argv[2].Known && c.args[2].fromStart && c.argv[3].Known && isInt(c.argv[3].Text) && strings.HasPrefix(c.argv[3].Text, "-") {
+			// "local first = 0; if limit > 0 then first = -limit end":
+			// on the path where the start stays 0 the read takes all.
+			in.reportCall(c, RuleWholeRead, "%s with a start that is 0 on some path and stop %s reads to the end of the collection on that path: its cost grows with the data (use a fixed stop index)", name, c.argv[3].Text)
+			return true
+		}
 		if len(c.argv) < 4 || !c.argv[2].Known || !c.argv[3].Known {
 			return false
 		}

@@ -127,6 +127,8 @@ func (l *writeLog) has(v *variable) bool {
 type loopCtx struct {
 	// paged names a paged read the body makes (see pagedRead).
 	paged string
+	// over is what an ipairs/pairs loop iterates.
+	over value
 	// work: the body runs a command or a function that may (see
 	// interp.work); without it a pass costs only Lua work.
 	work bool
@@ -439,6 +441,7 @@ func (in *interp) assign(s *ast.AssignStmt) {
 		case *ast.AttrGetExpr:
 			in.expr(l.Object)
 			in.expr(l.Key)
+			in.filled(l.Object, val)
 			if id, ok := l.Object.(*ast.IdentExpr); ok {
 				member := "[" + exprLabel(l.Key) + "]"
 				if k, ok := l.Key.(*ast.StringExpr); ok {
@@ -949,6 +952,13 @@ func (in *interp) call(e *ast.FuncCallExpr) []value {
 	args := in.exprList(e.Args)
 	line := e.Line()
 	if f.kind != kFunc {
+		if pureLibrary(f.lib) {
+			// table.insert, string.find, cjson.encode...: Lua work only.
+			if f.lib == "table.insert" && len(e.Args) >= 2 {
+				in.filled(e.Args[0], args[len(args)-1])
+			}
+			return []value{unknown}
+		}
 		in.work++
 		return []value{unknown}
 	}
@@ -1233,6 +1243,44 @@ func (in *interp) registerFunction(line int, argExprs []ast.Expr, args []value) 
 func (in *interp) keysText(v value) bool {
 	holes := v.key.Holes()
 	return v.kind == kString && v.hasKey && len(v.key.Parts()) == 1 && len(holes) == 1 && holeOrigin(holes[0].ID) == "KEYS"
+}
+
+// pureLibrary: a member of a sandbox library table that only computes
+// (no command, no callback into the script).
+func pureLibrary(lib string) bool {
+	table, _, ok := strings.Cut(lib, ".")
+	if !ok || lib == "table.sort" {
+		// table.sort calls back a comparator, which may run commands.
+		return false
+	}
+	switch table {
+	case "table", "string", "math", "cjson", "cmsgpack", "bit", "struct":
+		return true
+	}
+	return false
+}
+
+// filled records that a loop over a reply holding a whole collection puts
+// items of it into the local table named by target (t[#t + 1] = item,
+// table.insert(t, item)): the table then grows with the collection, and a
+// later loop over it (batches of a whole SMEMBERS) is bounded by the data.
+func (in *interp) filled(target ast.Expr, item value) {
+	id, ok := target.(*ast.IdentExpr)
+	if !ok || item.src&fromReply == 0 {
+		return
+	}
+	for _, l := range in.loops {
+		if l.over.src&fromWholeRead == 0 {
+			continue
+		}
+		if v := in.scope.lookup(id.Value); v != nil && v.val.kind == kTable && v.val.src&fromWholeRead == 0 {
+			nv := v.val
+			nv.src |= fromWholeRead | fromReply
+			nv.cmd = l.over.cmd
+			in.setVar(v, nv)
+		}
+		return
+	}
 }
 
 // argPos is where call argument i is, when it is a string literal.

@@ -136,6 +136,9 @@ func (in *interp) genericFor(s *ast.GenericForStmt) {
 		in.release(mark)
 	}
 	loop := in.loopBody(s.Stmts, func() {
+		if ipairs {
+			in.loops[len(in.loops)-1].over = iterated
+		}
 		for i, name := range s.Names {
 			v := unknown
 			if ipairs && i == 0 {
@@ -146,7 +149,14 @@ func (in *interp) genericFor(s *ast.GenericForStmt) {
 			in.scope.declare(name, v)
 		}
 	})
-	if !ipairs || hasExit(s.Stmts) {
+	if !ipairs {
+		return
+	}
+	if hasExit(s.Stmts) && (iterated.src&fromWholeRead == 0 || in.exitsCapped(s.Stmts, s.Names[0])) {
+		// Over a whole collection, a break that waits for something to
+		// be found or counted (BullMQ's "deletedCount >= limit" with
+		// limit 0 meaning all) still lets the data decide: only a cap on
+		// the passes bounds it.
 		return
 	}
 	// Iterating over a page of a reply is bounded by the read; over a
@@ -214,7 +224,11 @@ func (in *interp) reportBound(line int, keyword string, bound value, loop *loopC
 			// a reply already read: the read (LUA103) is the cost.
 			return
 		}
-		in.c.reportAt(line, keyword, RuleInputBound, "%s loop is bounded by the size of a %s reply that holds the whole collection: the data decides how long the script blocks the server (read a page with LIMIT/COUNT or break at a fixed maximum)", keyword, orSome(bound.cmd))
+		what := "a reply"
+		if bound.cmd != "" {
+			what = "a " + bound.cmd + " reply"
+		}
+		in.c.reportAt(line, keyword, RuleInputBound, "%s loop is bounded by the size of %s that holds the whole collection: the data decides how long the script blocks the server (read a page with LIMIT/COUNT or break at a fixed maximum)", keyword, what)
 		return
 	}
 	in.c.reportAt(line, keyword, RuleInputBound, "%s loop is bounded by %s with no clamp: the caller or the data decides how long the script blocks the server (clamp it with math.min or break at a fixed maximum)", keyword, src.describe())
@@ -404,15 +418,36 @@ func (in *interp) pagedLoop(line int, keyword string, cond ast.Expr, body []ast.
 	return true
 }
 
+// exitsCapped reports whether some exit of the loop body leaves on every
+// path or under a cap on the passes (hasCap; index is a for loop's own
+// index).
+func (in *interp) exitsCapped(body []ast.Stmt, index string) bool {
+	for _, e := range collectExits(body) {
+		if len(e.guards) == 0 {
+			return true
+		}
+		for _, g := range e.guards {
+			if in.hasCap(g, body, index) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // hasCap reports whether e bounds the number of passes: it compares a
 // counter the body advances on every pass ("pages = pages + 1" outside any
 // if) with a fixed number (a literal, or a local the loop does not change
 // and that does not come from stored data). A count that grows only when
 // something is found ("del_count >= max") does not bound a search that
 // finds nothing.
-func (in *interp) hasCap(e ast.Expr, body []ast.Stmt) bool {
+func (in *interp) hasCap(e ast.Expr, body []ast.Stmt, index ...string) bool {
 	written := writtenNames(body, true)
 	counters := passCounters(body)
+	for _, name := range index {
+		// A for loop's own index advances on every pass.
+		counters[name] = true
+	}
 	fixed := func(x ast.Expr) bool {
 		switch x := x.(type) {
 		case *ast.NumberExpr:

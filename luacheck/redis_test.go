@@ -546,6 +546,7 @@ func TestRedisCleanScripts(t *testing.T) {
 		{"LUA102/good_loop_over_page.lua", 3, []any{100}},
 		{"LUA103/good_page_capped.lua", 2, []any{100}},
 		{"LUA103/good_newest_page.lua", 1, []any{5}},
+		{"LUA103/good_start_from_end.lua", 1, []any{5}},
 	}
 	// Scripts that need their first key to exist get this value first.
 	firstValue := map[string]string{"LUA304/good_validated.lua": "42"}

@@ -77,6 +77,9 @@ type value struct {
 	// fromEnd: a range index counted back from the end, written as a
 	// negative constant minus something ("-1 - count").
 	fromEnd bool
+	// fromStart: the value is the literal 0 on some path ("local start =
+	// 0; if limit > 0 then start = -limit end").
+	fromStart bool
 	// key is the text of strings and literal numbers, as a symbolic key.
 	key slot.Key
 	// cmd is the command whose reply this value is or derives from.
@@ -110,6 +113,12 @@ func (v value) literalText() (string, bool) {
 	return v.key.Literal()
 }
 
+// isZero: the value is the literal number 0.
+func (v value) isZero() bool {
+	t, ok := v.literalText()
+	return ok && v.kind == kNumber && t == "0"
+}
+
 // join is the value of a variable that holds a or b depending on the path
 // taken: what both agree on, otherwise unknown with the union of sources.
 func join(a, b value) value {
@@ -118,9 +127,11 @@ func join(a, b value) value {
 		a.src |= b.src
 		a.maybeNil = a.maybeNil || b.maybeNil
 		a.clamped = a.clamped && b.clamped
+		a.fromStart = a.fromStart || b.fromStart
 		return a
 	}
-	out := value{kind: kUnknown, src: a.src | b.src, maybeNil: a.maybeNil || b.maybeNil || a.kind == kNil || b.kind == kNil}
+	out := value{kind: kUnknown, src: a.src | b.src, maybeNil: a.maybeNil || b.maybeNil || a.kind == kNil || b.kind == kNil,
+		fromStart: a.fromStart || b.fromStart || a.isZero() || b.isZero()}
 	if a.kind == b.kind && (a.kind == kNumber || a.kind == kString) {
 		out.kind = a.kind
 	}
