@@ -31,6 +31,9 @@ type flow struct {
 	fixed   map[*types.Var]bool // parameters, range and type-switch variables
 	declFn  map[*types.Var]ast.Node
 	loops   [][2]token.Pos
+	// returns are the blocks whose last statement is a return: a write in
+	// one never reaches a use after the block.
+	returns map[[2]token.Pos]bool
 }
 
 func buildFlow(info *types.Info, files []*ast.File) *flow {
@@ -39,6 +42,7 @@ func buildFlow(info *types.Info, files []*ast.File) *flow {
 		escapes: map[*types.Var]bool{},
 		fixed:   map[*types.Var]bool{},
 		declFn:  map[*types.Var]ast.Node{},
+		returns: map[[2]token.Pos]bool{},
 	}
 	for _, file := range files {
 		var blocks [][2]token.Pos
@@ -59,7 +63,11 @@ func buildFlow(info *types.Info, files []*ast.File) *flow {
 			stack = append(stack, n)
 			switch n := n.(type) {
 			case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
-				blocks = append(blocks, [2]token.Pos{n.Pos(), n.End()})
+				b := [2]token.Pos{n.Pos(), n.End()}
+				blocks = append(blocks, b)
+				if endsInReturn(n) {
+					f.returns[b] = true
+				}
 			case *ast.FuncDecl:
 				fns = append(fns, n)
 				f.params(info, n, n.Recv, n.Type)
@@ -259,4 +267,23 @@ func (f *flow) governing(v *types.Var, use token.Pos) *assign {
 		}
 	}
 	return last
+}
+
+// endsInReturn reports whether a block's or clause's last statement is a
+// return.
+func endsInReturn(n ast.Node) bool {
+	var list []ast.Stmt
+	switch n := n.(type) {
+	case *ast.BlockStmt:
+		list = n.List
+	case *ast.CaseClause:
+		list = n.Body
+	case *ast.CommClause:
+		list = n.Body
+	}
+	if len(list) == 0 {
+		return false
+	}
+	_, ok := list[len(list)-1].(*ast.ReturnStmt)
+	return ok
 }

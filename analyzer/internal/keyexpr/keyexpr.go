@@ -741,6 +741,9 @@ func (x *Extractor) sliceVar(v *types.Var, use token.Pos, ev *env, depth int) ([
 		if w.pos >= use {
 			continue
 		}
+		if (w.isAppend || w.index) && x.flow.returns[w.block] && !within(use, w.block) {
+			continue // if … { keys = append(keys, k); return run(keys) }
+		}
 		switch {
 		case w.isAppend:
 			loop := x.loopAround(w.pos, ws[0].pos)
@@ -976,4 +979,40 @@ func BraceFree(h slot.Hole) bool {
 		return braceFreeClass[h.ID[:i]]
 	}
 	return false
+}
+
+// VarHole is the hole ID a local variable that is never written after its
+// declaration (a parameter, a range variable) takes in keys read from it:
+// a caller binds a function's parameters to its arguments through it.
+func (x *Extractor) VarHole(v *types.Var) string { return x.varID(v) }
+
+// maxValues bounds how many assignments of one variable Values lists.
+const maxValues = 8
+
+// Values lists what a local variable e names is given, when every write of
+// it assigns one whole value (key := a; if x { key = b }; switch …): the
+// variable holds one of them at any use.
+func (x *Extractor) Values(e ast.Expr) ([]ast.Expr, bool) {
+	v, ok := x.Var(e)
+	if !ok || x.flow.escapes[v] || x.flow.fixed[v] || v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+		return nil, false
+	}
+	ws := x.flow.writes[v]
+	if len(ws) < 2 || len(ws) > maxValues {
+		return nil, false
+	}
+	var out []ast.Expr
+	for _, w := range ws {
+		switch {
+		case w.zero && w == ws[0]:
+			// var key string, then assigned in every branch: a path that
+			// leaves it empty is taken not to reach the use (an empty key
+			// is another bug than the slots of the values).
+			continue
+		case w.rhs == nil || w.add || w.zero || w.isAppend || w.index:
+			return nil, false
+		}
+		out = append(out, w.rhs)
+	}
+	return out, len(out) > 0
 }
