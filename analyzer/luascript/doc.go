@@ -13,7 +13,12 @@
 // may be a string literal, a constant or a package-level variable given one
 // value, a concatenation of those, or a file embedded with //go:embed into a
 // string, a []byte, or an embed.FS read with ReadFile and a constant name.
-// Embedded files are read from the directory of the Go file. No more text
+// Embedded files are read from the directory of the Go file. A script
+// value (redis.NewScript, rueidis and valkey-go NewLuaScript, redigo
+// NewScript) is followed through a package-level variable or a struct
+// field that the package gives exactly one value (s.claim =
+// redis.NewScript(src) in a constructor, or &store{claim: ...}), and a
+// local variable given one of several scripts is judged for each. No more text
 // is read or gathered than the Lua checker accepts: a larger script, or an
 // embedded file that cannot be read, is one SL1202 finding saying so. Each
 // script is analysed once, and cached by content.
@@ -25,7 +30,14 @@
 //     builds from ARGV or literals (LUA201) are judged at each call instead:
 //     KEYS[i] and ARGV[i] are bound to what the call passes there, and the
 //     key is reported only when it is not then proven to share the slot of
-//     the KEYS it derives from (KEYS[1] otherwise). A script with no call
+//     the KEYS it derives from (KEYS[1] otherwise). A key built from the
+//     parameters of an unexported function that runs the script, and only
+//     ever called, is judged at each call of that function with the
+//     caller's arguments (a range over a list of keys in sight is judged
+//     for each element); a local key given one of several values is judged
+//     for each. A function that runs the script it is given (s.Run(ctx, c,
+//     keys, args...) on its parameters) is read as a call of the caller's
+//     script with the caller's keys and arguments. A script with no call
 //     in the package is judged alone. EvalRO, RunRO and FCallRO also report
 //     the write commands of the script (LUA403) at the call.
 //   - SL1201: a call passes fewer keys than the script reads (KEYS[n] is nil

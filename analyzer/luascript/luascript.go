@@ -72,6 +72,9 @@ type checker struct {
 	res  *resolver
 	// functions maps a registered function's name to its library.
 	functions map[string]*script
+	// callers indexes the package's functions and their calls, built when
+	// a script key depends on a helper's parameters.
+	callers *callerIndex
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -130,9 +133,11 @@ func run(pass *analysis.Pass) (any, error) {
 
 	var sites []*site
 	for _, call := range calls.Calls {
-		if s := c.site(call); s != nil {
-			sites = append(sites, s)
+		ss := c.sites(call)
+		if len(ss) == 0 {
+			ss = c.runnerSites(call)
 		}
+		sites = append(sites, ss...)
 	}
 	for _, s := range c.res.order {
 		c.analyze(s)
@@ -147,11 +152,19 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, s := range c.res.order {
 		c.reportScript(s)
 	}
+	touches := map[*ast.CallExpr]bool{}
 	for _, st := range sites {
 		c.checkSite(st)
 		if c.touchesNoKey(st) {
 			out.keyless[st.call.Node] = true
+		} else {
+			touches[st.call.Node] = true
 		}
+	}
+	// A call that may run one of several scripts touches no key only if
+	// none of them does.
+	for n := range touches {
+		delete(out.keyless, n)
 	}
 	return out, nil
 }
@@ -207,7 +220,30 @@ func (s *script) options() luacheck.Options {
 	return luacheck.Options{Filename: s.embedded, Function: s.library || luacheck.IsLibrary(s.src)}
 }
 
-// site resolves the script a call runs.
+// sites resolves the script a call runs: one site, or one per script a
+// variable may hold.
+func (c *checker) sites(call *redisapi.Call) []*site {
+	st := c.site(call)
+	if st == nil {
+		return nil
+	}
+	if st.script != nil || st.function != "" {
+		return []*site{st}
+	}
+	if !strings.HasPrefix(call.Method, "Script.") {
+		return nil
+	}
+	var out []*site
+	for _, s := range c.res.scriptCandidates(call.Source) {
+		cp := *st
+		cp.script = s
+		out = append(out, &cp)
+	}
+	return out
+}
+
+// site resolves the script a call runs; its script is nil when the call
+// runs a variable given several scripts.
 func (c *checker) site(call *redisapi.Call) *site {
 	if !call.Script || call.Source == nil {
 		return nil
@@ -239,9 +275,6 @@ func (c *checker) site(call *redisapi.Call) *site {
 		}
 	case call.Method != "Process" && len(args) >= 3:
 		st.args, st.argsOK = args[3:], true
-	}
-	if st.script == nil && st.function == "" {
-		return nil
 	}
 	return st
 }
@@ -402,6 +435,10 @@ func (c *checker) judge(st *site, s *script, f luacheck.Finding, bound map[strin
 	if rel.Kind == slot.SameSlot {
 		return
 	}
+	at, quiet := c.judgeFurther(st, key, anchor)
+	if quiet {
+		return
+	}
 	detail := "shares no hash tag with " + anchorLabel
 	if opaque(anchor.Key) {
 		// A key passed in whole: whoever built it decides its tag.
@@ -411,8 +448,8 @@ func (c *checker) judge(st *site, s *script, f luacheck.Finding, bound map[strin
 		detail = fmt.Sprintf("is in slot %d, %s in slot %d", rel.SlotA, anchorLabel, rel.SlotB)
 	}
 	if len(used) == 0 {
-		c.rep.Report(f.Rule, st.call.Node, nil, "%s", fmt.Sprintf("%s (%s); here %s is %s and the key %s",
-			f.Message, s.where(f.Pos), anchorLabel, types.ExprString(anchor.Expr), detail))
+		c.rep.Report(f.Rule, st.call.Node, nil, "%s", fmt.Sprintf("%s (%s); here %s is %s and the key %s%s",
+			f.Message, s.where(f.Pos), anchorLabel, types.ExprString(anchor.Expr), detail, at))
 		return
 	}
 	if !anchorUsed {
@@ -423,8 +460,8 @@ func (c *checker) judge(st *site, s *script, f luacheck.Finding, bound map[strin
 		what = f.Command + " key"
 	}
 	c.rep.Report(f.Rule, st.call.Node, nil, "%s", fmt.Sprintf(
-		"script %s %s (%s) is %s with this call's %s: it %s (cross-slot or non-local key error on a cluster)",
-		what, f.Key.Format(" .. "), s.where(f.Pos), key, strings.Join(used, ", "), detail))
+		"script %s %s (%s) is %s with this call's %s: it %s%s (cross-slot or non-local key error on a cluster)",
+		what, f.Key.Format(" .. "), s.where(f.Pos), key, strings.Join(used, ", "), detail, at))
 }
 
 // bindings maps "KEYS[i]" and "ARGV[i]" to what the call passes there,

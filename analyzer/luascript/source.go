@@ -67,9 +67,12 @@ type resolver struct {
 	// value is the one expression a constant or variable is ever given;
 	// index is its place among a call's results when the value is a call
 	// with several.
-	value  map[types.Object]ast.Expr
-	index  map[types.Object]int
-	multi  map[types.Object]bool
+	value map[types.Object]ast.Expr
+	index map[types.Object]int
+	multi map[types.Object]bool
+	// all is every value a constant, variable or field is given, nil for
+	// one that is not followed.
+	all    map[types.Object][]ast.Expr
 	embeds map[*types.Var]*embedDecl
 	// scripts by identity, so a constant used by several calls is one script.
 	scripts map[string]*script
@@ -83,12 +86,17 @@ type resolver struct {
 
 func newResolver(pass *analysis.Pass) *resolver {
 	r := &resolver{pass: pass, value: map[types.Object]ast.Expr{}, index: map[types.Object]int{},
-		multi: map[types.Object]bool{}, embeds: map[*types.Var]*embedDecl{}, scripts: map[string]*script{},
+		multi: map[types.Object]bool{}, all: map[types.Object][]ast.Expr{}, embeds: map[*types.Var]*embedDecl{}, scripts: map[string]*script{},
 		byExpr: map[ast.Expr]*script{}}
 	info := pass.TypesInfo
 	setObj := func(obj types.Object, e ast.Expr, i int) {
 		if obj == nil {
 			return
+		}
+		if i >= 0 {
+			r.all[obj] = append(r.all[obj], nil)
+		} else {
+			r.all[obj] = append(r.all[obj], e)
 		}
 		if _, seen := r.value[obj]; seen || r.multi[obj] || e == nil {
 			r.multi[obj] = true
@@ -524,6 +532,40 @@ func (r *resolver) scriptValue(e ast.Expr) *script {
 		e = v
 	}
 	return nil
+}
+
+// maxCandidates bounds how many scripts one variable may be given and
+// still be followed.
+const maxCandidates = 8
+
+// scriptCandidates resolves a local variable given one of several scripts
+// (if force { s = removeForce } else { s = remove }) to each of them; nil
+// unless every value the variable is given is a known script.
+func (r *resolver) scriptCandidates(e ast.Expr) []*script {
+	obj, ok := r.objectOf(e).(*types.Var)
+	if !ok || obj.IsField() || obj.Pkg() == nil || obj.Parent() == obj.Pkg().Scope() {
+		return nil
+	}
+	vals := r.all[obj]
+	if len(vals) < 2 || len(vals) > maxCandidates {
+		return nil
+	}
+	var out []*script
+	seen := map[*script]bool{}
+	for _, v := range vals {
+		if v == nil {
+			return nil
+		}
+		s := r.scriptValue(v)
+		if s == nil {
+			return nil
+		}
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // newScriptArg returns the text argument of redis.NewScript(src) or
