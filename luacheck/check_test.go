@@ -303,3 +303,21 @@ func TestHelperReportedOnce(t *testing.T) {
 		t.Errorf("Analyze kept %d findings, want one per key", n)
 	}
 }
+
+// TestTemplates: each kind of template is named once, at its first
+// placeholder; a modulo after a real syntax error elsewhere is not one.
+func TestTemplates(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"local n = <%= limit %>\nreturn n\n", "ERB template"},
+		{"return redis.call('GET', @key)\n", "@key parameters"},
+		{"local batch = %d\nreturn batch\n", "printf-style template (%d"},
+		{"redis.call('SET', KEYS[1], %s)\n", "printf-style template (%s"},
+		{"local n = 10 % x\nlocal = 3\n", "syntax error near"},
+	}
+	for _, tc := range cases {
+		f := only(t, Check([]byte(tc.src), Options{}), RuleSyntax)
+		if !strings.Contains(f.Message, tc.want) {
+			t.Errorf("%q: %s, want %q", tc.src, f.Message, tc.want)
+		}
+	}
+}

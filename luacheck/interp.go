@@ -176,6 +176,8 @@ type interp struct {
 	// another file or never read, and only removedGlobals are LUA302.
 	unreferenced   map[*ast.FunctionExpr]bool
 	namesElsewhere int
+	// quietNil is a nil test that nilBesideFalse found redundant.
+	quietNil *ast.RelationalOpExpr
 }
 
 func newInterp(c *checker) *interp {
@@ -613,6 +615,9 @@ func (in *interp) expr(e ast.Expr) value {
 	case *ast.FuncCallExpr:
 		return first(in.call(e))
 	case *ast.LogicalOpExpr:
+		if t := nilBesideFalse(e); t != nil {
+			in.quietNil = t
+		}
 		l := in.expr(e.Lhs)
 		in.cond(e.Lhs)
 		r := in.expr(e.Rhs)

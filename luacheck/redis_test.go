@@ -252,6 +252,7 @@ func TestRedisScriptErrors(t *testing.T) {
 		{"LUA001/bad_goto.lua", Options{}, 1, "Error compiling script"},
 		{"LUA001/bad_template_params.lua", Options{}, 1, "Error compiling script"},
 		{"LUA001/bad_template_erb.lua", Options{}, 1, "Error compiling script"},
+		{"LUA001/bad_template_printf.lua", Options{}, 1, "Error compiling script"},
 		{"LUA001/bad_unknown_flag.lua", Options{}, 1, "Unexpected flag in script shebang: readonly"},
 	}
 	ctx := context.Background()
@@ -531,6 +532,7 @@ func TestRedisCleanScripts(t *testing.T) {
 		{"LUA302/good_uncalled_helper.lua", 1, []any{"false"}},
 		{"LUA302/good_include_helper.lua", 0, nil},
 		{"LUA303/good_false_checks.lua", 3, nil},
+		{"LUA303/good_nil_beside_false.lua", 1, []any{"m"}},
 		{"LUA304/good_guarded.lua", 3, []any{7}},
 		{"LUA304/good_validated.lua", 1, []any{1}},
 		{"LUA304/good_written_or_tested.lua", 3, []any{5, "m"}},

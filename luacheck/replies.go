@@ -37,6 +37,9 @@ func (in *interp) relational(e *ast.RelationalOpExpr, l, r value) {
 	opLine, opCol := in.opPos(e, e.Line(), e.Operator)
 	switch e.Operator {
 	case "==", "~=":
+		if e == in.quietNil {
+			return
+		}
 		other := l
 		if _, ok := e.Lhs.(*ast.NilExpr); !ok {
 			if _, ok := e.Rhs.(*ast.NilExpr); !ok {
@@ -91,4 +94,36 @@ func whenNil(v value) string {
 		return "it is false when the value is missing"
 	}
 	return "it is nil when the value is missing"
+}
+
+// nilBesideFalse finds the nil test of "v ~= nil and v ~= false" or
+// "v == nil or v == false": the false test does the work, and the nil test
+// is redundant but harmless, so LUA303 would only be noise there.
+func nilBesideFalse(e *ast.LogicalOpExpr) *ast.RelationalOpExpr {
+	op := "~="
+	if e.Operator == "or" {
+		op = "=="
+	}
+	l, lok := e.Lhs.(*ast.RelationalOpExpr)
+	r, rok := e.Rhs.(*ast.RelationalOpExpr)
+	if !lok || !rok || l.Operator != op || r.Operator != op {
+		return nil
+	}
+	name := func(x *ast.RelationalOpExpr, want func(ast.Expr) bool) string {
+		if id, ok := x.Lhs.(*ast.IdentExpr); ok && want(x.Rhs) {
+			return id.Value
+		}
+		if id, ok := x.Rhs.(*ast.IdentExpr); ok && want(x.Lhs) {
+			return id.Value
+		}
+		return ""
+	}
+	isNil := func(x ast.Expr) bool { _, ok := x.(*ast.NilExpr); return ok }
+	isFalse := func(x ast.Expr) bool { _, ok := x.(*ast.FalseExpr); return ok }
+	for _, p := range [][2]*ast.RelationalOpExpr{{l, r}, {r, l}} {
+		if n := name(p[0], isNil); n != "" && n == name(p[1], isFalse) {
+			return p[0]
+		}
+	}
+	return nil
 }

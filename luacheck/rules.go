@@ -36,7 +36,7 @@ const Suppress = "-- slotlint:ignore LUAxxx reason (on the line or the line abov
 var Rules = []Rule{
 	{
 		ID: RuleSyntax, Title: "syntax error, or syntax or shebang Redis refuses",
-		Why: "Redis runs Lua 5.1: goto and labels (accepted by gopher-lua) fail to compile; so do more than 200 active locals or 60 upvalues in one function and nesting beyond Lua's 200 syntax levels (brackets, blocks, unary operators, .. and ^ chains); unknown shebang flags or options and a library without \"#!lua name=\" are refused. A file that is a template (ERB <%= %> tags, @name parameters, {{ }} placeholders) is reported once as such: render it first. A script over the checker's bounds (4 MB, 250,000 tokens, a syntax tree 5,000 levels deep) is not checked, and one whose analysis reaches the step budget is only partly checked: the finding says so.",
+		Why: "Redis runs Lua 5.1: goto and labels (accepted by gopher-lua) fail to compile; so do more than 200 active locals or 60 upvalues in one function and nesting beyond Lua's 200 syntax levels (brackets, blocks, unary operators, .. and ^ chains); unknown shebang flags or options and a library without \"#!lua name=\" are refused. A file that is a template (ERB <%= %> tags, @name parameters, {{ }} placeholders, printf-style %d or %s where a value goes) is reported once as such: render it first. A script over the checker's bounds (4 MB, 250,000 tokens, a syntax tree 5,000 levels deep) is not checked, and one whose analysis reaches the step budget is only partly checked: the finding says so.",
 		Bad: "#!lua flags=no-writes,readonly\n::again:: goto again", Good: "#!lua flags=no-writes\nreturn redis.call('GET', KEYS[1])",
 	},
 	{
