@@ -2,20 +2,36 @@
 # (and installs from the distribution's packages when missing).
 GO ?= go
 FUZZTIME ?= 5s
+# One fuzzing worker per target: make test fuzzes beside the other test
+# lines, which keep both cores busy; seeds and the cached corpus still run
+# first, and `scripts/fuzz-all 10m` alone fuzzes with every core.
+FUZZWORKERS ?= 1
 # A test binary that runs longer fails with a stack dump naming the running
 # test, well before go test's default of 10 minutes; see BENCHMARKS.md ("How
 # long make test takes") for what each package takes.
 TESTTIMEOUT ?= 8m
 
-.PHONY: test check lint vet fmt-check go-test fuzz integration bench bench-vet redis-shell
+.PHONY: test check check-serial lint vet fmt-check go-test go-test-race go-test-norace fuzz integration bench bench-vet redis-shell
 
 test:
 	scripts/test-redis-test-env
 	scripts/redis-test-env $(MAKE) --no-print-directory check
 
-# check runs inside the harness: lint, the race-enabled test suite, then a
-# short run of every fuzz target.
-check: lint go-test fuzz integration
+# check runs inside the harness, in three lines side by side: the
+# race-enabled tests; the analyzer's tests; lint, then a short run of every
+# fuzz target, then the integrations. Each line alone keeps at most two
+# processes busy, and much of the race-enabled line waits on Redis (runtime's
+# lock tests sleep past TTLs and pause servers) or on the go command, so a
+# third line fills the two cores instead of leaving them idle (see
+# BENCHMARKS.md, "How long make test takes"). go test prints each package's
+# output as one block, so the lines do not interleave within a package.
+check:
+	@$(MAKE) --no-print-directory -j3 --output-sync=line go-test-race go-test-norace check-serial
+
+check-serial:
+	@$(MAKE) --no-print-directory lint
+	@$(MAKE) --no-print-directory fuzz
+	@$(MAKE) --no-print-directory integration
 
 # staticcheck is pinned by the tool directive in go.mod.
 lint: fmt-check vet bench-vet
@@ -42,12 +58,16 @@ vet:
 # standard library) and cmd/slotlint's in-process runs of the suite.
 NORACE = ./analyzer/...
 
-go-test:
+go-test: go-test-race go-test-norace
+
+go-test-race:
 	$(GO) test -race -count=1 -timeout $(TESTTIMEOUT) $$($(GO) list ./... | grep -v -x -F "$$($(GO) list $(NORACE))")
+
+go-test-norace:
 	$(GO) test -count=1 -timeout $(TESTTIMEOUT) $(NORACE)
 
 fuzz:
-	scripts/fuzz-all $(FUZZTIME)
+	scripts/fuzz-all $(FUZZTIME) $(FUZZWORKERS)
 
 # golangci-lint with the plugin and pre-commit, the real tools.
 integration:
