@@ -63,8 +63,14 @@ go-test: go-test-race go-test-norace
 go-test-race:
 	$(GO) test -race -count=1 -timeout $(TESTTIMEOUT) $$($(GO) list ./... | grep -v -x -F "$$($(GO) list $(NORACE))")
 
+# runtime's volume tests (100,000 locks or acquisitions) skip themselves
+# under -race, which makes each call three to four times as costly, and run
+# here; under -race the mutual-exclusion test runs 10,000 acquisitions.
+RUNTIME_NORACE = ^(TestMutualExclusionUnderFaults|TestLocksLeaveNoKeys)$$
+
 go-test-norace:
 	$(GO) test -count=1 -timeout $(TESTTIMEOUT) $(NORACE)
+	$(GO) test -count=1 -timeout $(TESTTIMEOUT) -run '$(RUNTIME_NORACE)' ./runtime
 
 fuzz:
 	scripts/fuzz-all $(FUZZTIME) $(FUZZWORKERS)

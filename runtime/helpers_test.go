@@ -16,16 +16,37 @@ func servers(t *testing.T, f func(t *testing.T, rdb redis.UniversalClient)) {
 	t.Run("cluster", func(t *testing.T) { f(t, redistest.Cluster(t)) })
 }
 
-// newClient returns a go-redis client of the same kind as rdb with its own
-// connections, standing in for another process.
+// privateServers runs f against a standalone server and a cluster that the
+// test owns, for tests that pause servers or flush their scripts, which
+// would disturb the other packages' tests on the shared ones.
+func privateServers(t *testing.T, f func(t *testing.T, rdb redis.UniversalClient)) {
+	t.Run("standalone", func(t *testing.T) { f(t, redistest.StartServer(t).Client(t)) })
+	t.Run("cluster", func(t *testing.T) { f(t, redistest.StartCluster(t).Client(t, nil)) })
+}
+
+// volumeTest skips a test whose point is its volume (100,000 locks or
+// acquisitions) under the race detector, which makes each call three to
+// four times as costly: make test runs it without -race (go-test-norace,
+// RUNTIME_NORACE in the Makefile; add the test's name there).
+func volumeTest(t *testing.T) {
+	t.Helper()
+	if raceDetector {
+		t.Skip("a volume test: make test runs it without -race (Makefile, RUNTIME_NORACE)")
+	}
+}
+
+// newClient returns a go-redis client of the same kind as rdb, on the same
+// servers, with its own connections, standing in for another process.
 func newClient(t testing.TB, rdb redis.UniversalClient) redis.UniversalClient {
 	t.Helper()
 	var c redis.UniversalClient
-	switch rdb.(type) {
+	switch r := rdb.(type) {
 	case *redis.ClusterClient:
-		c = redis.NewClusterClient(&redis.ClusterOptions{Addrs: redistest.ClusterAddrs(t)})
+		c = redis.NewClusterClient(&redis.ClusterOptions{Addrs: r.Options().Addrs})
+	case *redis.Client:
+		c = redis.NewClient(&redis.Options{Addr: r.Options().Addr})
 	default:
-		c = redis.NewClient(&redis.Options{Addr: redistest.StandaloneAddr(t)})
+		t.Fatalf("newClient: %T is neither a client nor a cluster client", rdb)
 	}
 	t.Cleanup(func() { c.Close() })
 	return c

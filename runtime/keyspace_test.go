@@ -14,11 +14,15 @@ import (
 // entity are used, half released and half left to expire: afterwards no key
 // of theirs is left, and the fencing counters they used number no more than
 // the slots, however many lock keys there were. Calls go out in pipelines
-// of 1,000 locks (obtain, then release) to keep the test fast.
+// of 1,000 locks (obtain, then release) to keep the test fast. Its point is
+// the keyspace after that many locks, not concurrency (RunPipelined runs
+// under -race in TestRunPipelinedEachScript and TestRunPipelinedErrors),
+// so it runs without -race only.
 func TestLocksLeaveNoKeys(t *testing.T) {
 	if testing.Short() {
 		t.Skip("100,000 locks")
 	}
+	volumeTest(t)
 	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
 		const (
 			locks = 100_000
