@@ -39,6 +39,7 @@ var cases = map[string]caseFunc{
 	"prefixField": prefixField, "prefixFieldTagged": prefixFieldTagged,
 	"template": template, "templateTagged": templateTagged,
 	"txPerKey": txPerKey,
+	"txHelper": txHelper, "txHelperTagged": txHelperTagged,
 }
 
 // SL1001
@@ -412,6 +413,39 @@ func txPerKey(ctx context.Context, c redis.UniversalClient, id string) error {
 		for _, k := range keys {
 			p.Set(ctx, k, 1, 0)
 		}
+		return nil
+	})
+	return txErr(cmds, err)
+}
+
+// queueHit and queueTotal queue on the pipeliner their caller hands them.
+func queueHit(ctx context.Context, p redis.Pipeliner, id string) {
+	p.Incr(ctx, "gt:hit:{"+id+"}")
+}
+
+func queueTotal(ctx context.Context, p redis.Pipeliner, id string) {
+	p.Incr(ctx, "gt:total:"+id)
+}
+
+func queueTotalTagged(ctx context.Context, p redis.Pipeliner, id string) {
+	p.Incr(ctx, "gt:total:{"+id+"}")
+}
+
+// SL1003
+func txHelper(ctx context.Context, c redis.UniversalClient, id string) error {
+	cmds, err := c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		queueHit(ctx, p, id)
+		queueTotal(ctx, p, id)
+		return nil
+	})
+	return txErr(cmds, err)
+}
+
+// clean
+func txHelperTagged(ctx context.Context, c redis.UniversalClient, id string) error {
+	cmds, err := c.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		queueHit(ctx, p, id)
+		queueTotalTagged(ctx, p, id)
 		return nil
 	})
 	return txErr(cmds, err)

@@ -39,7 +39,7 @@ var catalogue = []Rule{
 	},
 	{
 		ID: "SL1003", Title: "MULTI/EXEC or WATCH across keys that do not share a slot", Analyzer: "txslot",
-		What: "A transaction (TxPipelined, TxPipeline()...Exec, Watch) whose queued commands and watched keys are not all in one slot.",
+		What: "A transaction (TxPipelined, TxPipeline()...Exec, Watch, redigo MULTI...EXEC) whose queued commands and watched keys are not all in one slot, including the commands of helper functions, of this package or another, that it hands its pipeliner or connection to.",
 		Why:  "Redis Cluster aborts the transaction: queued commands get \"CROSSSLOT\" and EXEC answers \"EXECABORT\"; go-redis's cluster Watch refuses keys of several slots. go-redis's cluster client does not send such a transaction: from v9.11 its TxPipeline and TxPipelined fail with redis.ErrCrossSlot before sending anything; before v9.11 they split it into one MULTI/EXEC per slot without a word, so each part ran and the whole was not atomic.",
 		Bad:  "rdb.TxPipelined(ctx, func(p redis.Pipeliner) error { p.Incr(ctx, \"hits:\"+id); p.Incr(ctx, \"total\"); return nil })",
 		Good: "rdb.TxPipelined(ctx, func(p redis.Pipeliner) error { p.Incr(ctx, \"hits:{\"+id+\"}\"); p.Incr(ctx, \"total:{\"+id+\"}\"); return nil })",

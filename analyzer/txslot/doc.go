@@ -11,7 +11,12 @@
 // refuses keys of several slots. The analyzer collects the commands queued
 // in TxPipelined, TxPipeline()...Exec and Watch(fn, keys...) (including
 // commands repeated in a loop, which touch a different key per iteration)
-// and reports SL1003 when they are not proven to share a slot. Plain
+// and reports SL1003 when they are not proven to share a slot. A helper
+// function handed the transaction's pipeliner (or, with redigo, the
+// connection inside MULTI) queues its commands in the transaction: each
+// function that sends commands on a parameter is summarised, with its keys
+// in terms of its parameters, and the summary travels to importing
+// packages as a fact, so the helper's keys are checked at the call. Plain
 // Pipelined and Pipeline are split per node by cluster clients and are not
 // reported.
 //

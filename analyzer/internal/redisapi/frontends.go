@@ -51,6 +51,7 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
+	summarizeHelpers(pass, x, res)
 	return res, nil
 }
 

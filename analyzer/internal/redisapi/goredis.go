@@ -73,8 +73,26 @@ func collectGoRedis(pass *analysis.Pass, x *keyexpr.Extractor, res *Result) {
 			c.assign(n)
 		case *ast.CallExpr:
 			c.call(n)
+			c.handOff(n)
 		}
 	})
+}
+
+// handOff notes a call that passes a transaction's pipeliner (or a WATCH
+// block's *Tx) to a function of the user's code.
+func (c *collector) handOff(call *ast.CallExpr) {
+	if _, _, ok := c.goRedisMethod(call); ok {
+		return
+	}
+	for i, a := range call.Args {
+		v, ok := c.x.Var(a)
+		if !ok {
+			continue
+		}
+		if tx := c.txOf[v]; tx != nil {
+			c.res.handOffs = append(c.res.handOffs, handOff{call: call, arg: i, tx: tx, client: GoRedisClient})
+		}
+	}
 }
 
 // goRedisMethod returns the go-redis method a call invokes and the name of
@@ -288,6 +306,11 @@ func (c *collector) call(call *ast.CallExpr) {
 		return
 	}
 	rec.Client = GoRedisClient
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && recv != "Script" {
+		rec.On = sel.X
+	} else if recv == "Script" && len(args) > 1 {
+		rec.On = args[1] // Script.Run(ctx, c, ...) sends on c
+	}
 	if _, ok := MultiShard[rec.Command]; ok && c.splits(call) {
 		rec.SplitBySlot = true
 	}

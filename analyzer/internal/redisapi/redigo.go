@@ -124,6 +124,7 @@ var (
 func (c *redigoCollector) call(call *ast.CallExpr, fn ast.Node) {
 	f, recv, ok := c.redigoFunc(call)
 	if !ok {
+		c.handOff(call, fn)
 		return
 	}
 	if recv == "Script" {
@@ -187,7 +188,19 @@ func (c *redigoCollector) command(call *ast.CallExpr, method string, name ast.Ex
 		c.addWatch(call, v, rec, fn)
 		return
 	}
+	rec.On = conn
 	c.add(rec, v, fn)
+}
+
+// handOff notes a call that passes a connection inside MULTI to a function
+// of the user's code: what it sends there is queued in the transaction.
+func (c *redigoCollector) handOff(call *ast.CallExpr, fn ast.Node) {
+	for i, a := range call.Args {
+		v := c.connVar(a)
+		if open := c.multi[v]; v != nil && open != nil && open.fn == fn {
+			c.res.handOffs = append(c.res.handOffs, handOff{call: call, arg: i, tx: open.tx, client: RedigoClient})
+		}
+	}
 }
 
 // add records a call, queued in its connection's open MULTI if any.

@@ -52,6 +52,10 @@ type Call struct {
 	// loop inside that transaction that repeats the command.
 	Tx   *Tx
 	Loop ast.Node
+	// On is the client value the command is sent on (a pipeliner, a
+	// connection), when the front end can name it: a function sending on a
+	// parameter is summarised for its callers (helpers.go).
+	On ast.Expr
 }
 
 // Tx is one MULTI/EXEC transaction or WATCH block.
@@ -69,6 +73,8 @@ type Result struct {
 	Calls []*Call
 	Txs   []*Tx
 	Keys  *keyexpr.Extractor
+	// handOffs are the calls passing an open transaction to a function.
+	handOffs []handOff
 }
 
 // Analyzer collects the calls; rule analyzers require it.
@@ -78,4 +84,5 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{inspect.Analyzer, keyexpr.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
+	FactTypes:  []analysis.Fact{new(Queues)},
 }

@@ -152,3 +152,39 @@ func perKeyNode(rdb *redis.Client, keys []string) {
 		return nil
 	})
 }
+
+// Helpers of this package handed the transaction's pipeliner: the keys they
+// queue belong to the transaction.
+func addVisit(p redis.Pipeliner, page string) {
+	p.Incr(ctx, "visits:{"+page+"}")
+	p.Expire(ctx, "visits:{"+page+"}", 0)
+}
+
+func addTotal(p redis.Pipeliner) { p.Incr(ctx, "visits:total") }
+
+func addDay(p redis.Pipeliner, page, day string) { p.Incr(ctx, "visits:{"+page+"}:"+day) }
+
+func helpers(rdb *redis.ClusterClient, page, day string, pages []string) {
+	rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		addVisit(p, page)
+		addTotal(p) // want `TxPipelined transaction keys "visits:\{" \+ page \+ "\}" and "visits:total" \(slot \d+\) share no hash tag`
+		return nil
+	})
+	rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		addVisit(p, page)
+		addDay(p, page, day) // one page's keys: one tag
+		return nil
+	})
+	// The helper called once per page: each call queues another page's key.
+	rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		for _, pg := range pages {
+			addVisit(p, pg) // want `TxPipelined transaction keys "visits:\{" \+ pg \+ "\}" and "visits:\{" \+ pg \+ "\}" of another loop iteration share no hash tag`
+		}
+		return nil
+	})
+	// A plain pipeline handed to the same helpers is split per node.
+	pipe := rdb.Pipeline()
+	addVisit(pipe, page)
+	addTotal(pipe)
+	pipe.Exec(ctx)
+}

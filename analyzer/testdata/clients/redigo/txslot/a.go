@@ -39,3 +39,29 @@ func watchOnly(c redis.Conn) {
 	c.Do("WATCH", "a", "b") // want `WATCH transaction keys "a" \(slot 15495\) and "b" \(slot 3300\) are in different slots`
 	c.Do("UNWATCH")
 }
+
+// Helpers handed the connection inside MULTI: what they send is queued in
+// the transaction.
+func sendHit(c redis.Conn, page string) {
+	c.Send("INCR", "hits:{"+page+"}")
+}
+
+func sendTotal(c redis.Conn) error { return c.Send("INCR", "hits:total") }
+
+func sendDay(c redis.Conn, page, day string) { c.Send("INCR", "hits:{"+page+"}:"+day) }
+
+func multiHelpers(c redis.Conn, page, day string) {
+	c.Send("MULTI")
+	sendHit(c, page)
+	sendTotal(c) // want `MULTI transaction keys "hits:\{" \+ page \+ "\}" and "hits:total" \(slot \d+\) share no hash tag`
+	c.Do("EXEC")
+
+	c.Send("MULTI")
+	sendHit(c, page)
+	sendDay(c, page, day) // one page's keys: one tag
+	c.Do("EXEC")
+
+	// After EXEC the helpers' commands are not queued.
+	sendHit(c, page)
+	sendTotal(c)
+}
