@@ -78,6 +78,18 @@ func collectGoRedis(pass *analysis.Pass, x *keyexpr.Extractor, res *Result) {
 	})
 }
 
+// namedCallback notes a TxPipelined or Watch callback that is a function
+// or method of the user's code (rdb.TxPipelined(ctx, s.queue)): the
+// transaction is handed to its first parameter, as in a call
+// s.queue(pipe) placed at the callback.
+func (c *collector) namedCallback(fn ast.Expr, tx *Tx) {
+	if _, ok := typeutil.Callee(c.pass.TypesInfo, &ast.CallExpr{Fun: fn}).(*types.Func); !ok {
+		return
+	}
+	call := &ast.CallExpr{Fun: fn, Lparen: fn.End(), Args: []ast.Expr{fn}, Rparen: fn.End()}
+	c.res.handOffs = append(c.res.handOffs, handOff{call: call, arg: 0, tx: tx, client: GoRedisClient})
+}
+
 // handOff notes a call that passes a transaction's pipeliner (or a WATCH
 // block's *Tx) to a function of the user's code.
 func (c *collector) handOff(call *ast.CallExpr) {
@@ -251,6 +263,8 @@ func (c *collector) call(call *ast.CallExpr) {
 		}
 		if v != nil {
 			c.txOf[v] = tx
+		} else {
+			c.namedCallback(args[1], tx)
 		}
 		return
 	case name == "Watch" && len(args) >= 2 && recv != "Script":
@@ -262,6 +276,8 @@ func (c *collector) call(call *ast.CallExpr) {
 		}
 		if v != nil {
 			c.txOf[v] = tx
+		} else {
+			c.namedCallback(args[1], tx)
 		}
 		c.res.Txs = append(c.res.Txs, tx)
 		return

@@ -188,3 +188,24 @@ func helpers(rdb *redis.ClusterClient, page, day string, pages []string) {
 	addTotal(pipe)
 	pipe.Exec(ctx)
 }
+
+// The callback is a method: its commands are the transaction's.
+type counter struct{ page string }
+
+func (c *counter) queue(p redis.Pipeliner) error {
+	p.Incr(ctx, "views:{"+c.page+"}")
+	p.Incr(ctx, "views:all")
+	return nil
+}
+
+func (c *counter) queueTagged(p redis.Pipeliner) error {
+	p.Incr(ctx, "views:{"+c.page+"}")
+	p.Incr(ctx, "views:{"+c.page+"}:day")
+	return nil
+}
+
+func namedCallbacks(rdb redis.UniversalClient, c *counter) {
+	rdb.TxPipelined(ctx, c.queue) // want `TxPipelined transaction keys "views:\{" \+ c.page \+ "\}" and "views:all" \(slot \d+\) share no hash tag`
+	rdb.TxPipelined(ctx, c.queueTagged)
+	rdb.Pipelined(ctx, c.queue) // a plain pipeline
+}
