@@ -75,9 +75,16 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		if a.IgnoredTag {
 			r.Report("SL1103", u.expr, nil, "key %s has a second hash tag that Redis ignores: only the first {...} counts", k)
-		} else if prefixed && a.HoleBeforeTag && (a.Kind == slot.TagLiteral || a.Kind == slot.TagSymbolic) && !braceFreeBeforeTag(k) && !prefixReported[k.Shape()] {
-			prefixReported[k.Shape()] = true
-			r.Report("SL1103", u.expr, nil, "key %s has text of unknown value (%s) before its hash tag: a '{' in it would move the tag", k, firstHole(k))
+		} else if a.HoleBeforeTag && (a.Kind == slot.TagLiteral || a.Kind == slot.TagSymbolic) && !braceFreeBeforeTag(k) && !prefixReported[k.Shape()] {
+			if h, src, ok := bracedBeforeTag(res.Keys, k); ok {
+				prefixReported[k.Shape()] = true
+				at := pass.Fset.Position(src.Pos)
+				r.Report("SL1103", u.expr, nil, "key %s has %s before its hash tag, which is given %q at %s:%d: its brace moves the tag",
+					k, h.Label, src.Text, shortFile(at.Filename), at.Line)
+			} else if prefixed {
+				prefixReported[k.Shape()] = true
+				r.Report("SL1103", u.expr, nil, "key %s has text of unknown value (%s) before its hash tag: a '{' in it would move the tag", k, firstHole(k))
+			}
 		}
 		if a.Kind == slot.TagLiteral && a.HoleOutsideTag {
 			lit, _ := a.Tag.Literal()
@@ -95,6 +102,21 @@ func firstHole(k slot.Key) string {
 		}
 	}
 	return "?"
+}
+
+// bracedBeforeTag finds a value before the key's tag that the code
+// visibly gives a brace (a prefix field set to "{app}:"): reported by
+// default, since the tag then moves for certain.
+func bracedBeforeTag(x *keyexpr.Extractor, k slot.Key) (slot.Hole, keyexpr.BraceSource, bool) {
+	for _, h := range holesBeforeTag(k) {
+		if keyexpr.BraceFree(h) {
+			continue
+		}
+		if _, src, ok := x.BracedHole(h); ok {
+			return h, src, true
+		}
+	}
+	return slot.Hole{}, keyexpr.BraceSource{}, false
 }
 
 // holesBeforeTag lists the holes before the key's first '{'.

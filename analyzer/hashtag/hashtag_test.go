@@ -23,3 +23,10 @@ func TestPrefixBeforeTagStrict(t *testing.T) {
 	config.Current = config.Settings{Strict: true}
 	analysistest.Run(t, filepath.Join("..", "testdata"), hashtag.Analyzer, "./strictprefix")
 }
+
+// TestBracedPrefix: by default, text before the tag is reported where the
+// code visibly gives it a brace (a constant, an option, a parameter), once
+// per key family, and not where every value shown is brace-free.
+func TestBracedPrefix(t *testing.T) {
+	analysistest.Run(t, filepath.Join("..", "testdata"), hashtag.Analyzer, "./bracedprefix")
+}

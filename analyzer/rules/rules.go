@@ -79,7 +79,7 @@ var catalogue = []Rule{
 	},
 	{
 		ID: "SL1103", Title: "hash tag that Redis ignores", Analyzer: "hashtag",
-		What: "A second {...} after the first tag, or (under -slotlint.strict or -slotlint.braces, once per key family) a value of unknown text before the first '{', such as a configurable prefix.",
+		What: "A second {...} after the first tag, or a value of unknown text before the first '{', such as a configurable prefix: by default once per key family where the package visibly gives that value a brace (a constant, an option, an argument of a function it reaches), and under -slotlint.strict or -slotlint.braces once per key family whatever its value.",
 		Why:  "Redis only looks at the first '{' and the first '}' after it; later tags are plain text, and an unknown prefix containing a brace moves the tag.",
 		Bad:  `rdb.Get(ctx, "{user:"+id+"}:{cart}")`,
 		Good: `rdb.Get(ctx, "{user:"+id+"}:cart")`,

@@ -408,6 +408,7 @@ func (x *Extractor) fieldValue(e *ast.SelectorExpr, f *types.Var, ev *env, depth
 		if !ok {
 			return slot.Key{}, false
 		}
+		x.holeObj[id] = f
 		return x.hole(id, baseLabel+"."+h.Label, pos), true
 	}), true
 }

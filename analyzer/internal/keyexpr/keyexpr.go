@@ -106,6 +106,10 @@ type Extractor struct {
 	// holePos records where the value behind a hole is declared, so a key
 	// built in a loop can tell which holes change per iteration.
 	holePos map[string]token.Pos
+	// holeObj records the variable or field a hole reads, and braced the
+	// ones a value with a brace visibly reaches (braces.go).
+	holeObj map[string]types.Object
+	braced  map[types.Object]BraceSource
 }
 
 type sum struct {
@@ -117,7 +121,7 @@ type sum struct {
 // New prepares an extractor; importFact may be nil.
 func New(fset *token.FileSet, pkg *types.Package, info *types.Info, files []*ast.File, importFact func(types.Object, analysis.Fact) bool) *Extractor {
 	x := &Extractor{fset: fset, pkg: pkg, info: info, importFact: importFact,
-		flow: buildFlow(info, files), decls: map[*types.Func]*ast.FuncDecl{}, sums: map[*types.Func]*sum{}, holePos: map[string]token.Pos{},
+		flow: buildFlow(info, files), decls: map[*types.Func]*ast.FuncDecl{}, sums: map[*types.Func]*sum{}, holePos: map[string]token.Pos{}, holeObj: map[string]types.Object{},
 		fieldSums: map[*types.Var]*sum{}, structSums: map[*types.Func]*structSum{}, files: files}
 	for _, f := range files {
 		for _, d := range f.Decls {
@@ -156,6 +160,13 @@ func (x *Extractor) hole(id, label string, decl token.Pos) slot.Key {
 // unique is a value known only at this place.
 func (x *Extractor) unique(e ast.Expr) slot.Key {
 	return x.hole(fmt.Sprintf("u@%d", e.Pos()), label(e), e.Pos())
+}
+
+// varHole is the hole of variable v's value as a whole.
+func (x *Extractor) varHole(v *types.Var, decl token.Pos) slot.Key {
+	id := x.varID(v)
+	x.holeObj[id] = v
+	return x.hole(id, v.Name(), decl)
 }
 
 func label(e ast.Expr) string {
@@ -199,6 +210,7 @@ func (x *Extractor) key(e ast.Expr, ev *env, depth int) slot.Key {
 				base := x.key(e.X, ev, depth)
 				if hs := base.Parts(); len(hs) == 1 && hs[0].Hole != nil {
 					id := hs[0].Hole.ID + "." + e.Sel.Name
+					x.holeObj[id] = sel.Obj()
 					return x.hole(id, hs[0].Hole.Label+"."+e.Sel.Name, x.holePos[hs[0].Hole.ID])
 				}
 			}
@@ -243,14 +255,14 @@ func (x *Extractor) ident(id *ast.Ident, ev *env, depth int) slot.Key {
 		}
 	}
 	if v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
-		return x.hole(x.varID(v), v.Name(), token.NoPos)
+		return x.varHole(v, token.NoPos)
 	}
 	if x.flow.escapes[v] {
 		return x.hole(fmt.Sprintf("v:%s@%d#%d", v.Name(), v.Pos(), id.Pos()), v.Name(), id.Pos())
 	}
 	ws := x.flow.writes[v]
 	if x.flow.fixed[v] && len(ws) == 0 {
-		return x.hole(x.varID(v), v.Name(), v.Pos())
+		return x.varHole(v, v.Pos())
 	}
 	w := x.flow.governing(v, id.Pos())
 	if w == nil {
@@ -266,10 +278,10 @@ func (x *Extractor) write(v *types.Var, w *assign, ev *env, depth int) slot.Key 
 		if isString(v.Type()) {
 			return slot.Literal("")
 		}
-		return x.hole(x.varID(v), v.Name(), v.Pos())
+		return x.varHole(v, v.Pos())
 	case w.rhs == nil || w.isAppend:
 		if len(x.flow.writes[v]) == 1 {
-			return x.hole(x.varID(v), v.Name(), v.Pos())
+			return x.varHole(v, v.Pos())
 		}
 		return x.hole(fmt.Sprintf("v:%s@%d=%d", v.Name(), v.Pos(), w.pos), v.Name(), w.pos)
 	case w.add:
@@ -280,14 +292,14 @@ func (x *Extractor) write(v *types.Var, w *assign, ev *env, depth int) slot.Key 
 		return slot.Concat(x.write(v, prev, ev, depth+1), x.key(w.rhs, ev, depth))
 	}
 	if depth > maxDepth {
-		return x.hole(x.varID(v), v.Name(), v.Pos())
+		return x.varHole(v, v.Pos())
 	}
 	k := x.key(w.rhs, ev, depth)
 	// A key that is just an unknown value still names this variable: two
 	// reads of a variable assigned once are the same value.
 	if parts := k.Parts(); len(parts) == 1 && parts[0].Hole != nil && strings.HasPrefix(parts[0].Hole.ID, "u@") {
 		if len(x.flow.writes[v]) == 1 {
-			return x.hole(x.varID(v), v.Name(), v.Pos())
+			return x.varHole(v, v.Pos())
 		}
 	}
 	return k
