@@ -183,6 +183,28 @@ func TestGolangciLintPlugin(t *testing.T) {
 	if code == 0 || !strings.Contains(stdout+stderr, `unknown rule "SL9999"`) || strings.Contains(stdout+stderr, "panic") {
 		t.Errorf("unknown rule in settings: exit %d, want an error naming it\n%s%s", code, stdout, stderr)
 	}
+	// The error names the slotlint version compiled in, the one that
+	// version --debug lists among the binary's modules (a "=>" line
+	// after it gives the version of a replacement, "(devel)" for a clone).
+	_, debug, _ := runIn(t, dir, gcl, "version", "--debug")
+	built := ""
+	slotlintDep := false
+	for _, line := range strings.Split(debug, "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) >= 3 && f[0] == "dep" && f[1] == "github.com/slotlint/slotlint":
+			built, slotlintDep = f[2], true
+		case len(f) >= 3 && f[0] == "=>" && slotlintDep:
+			built = f[2]
+		case len(f) > 0 && f[0] != "=>":
+			slotlintDep = false
+		}
+	}
+	if built == "" {
+		t.Errorf("version --debug does not list github.com/slotlint/slotlint:\n%s", debug)
+	} else if want := "slotlint " + built + `: disable names unknown rule "SL9999"`; !strings.Contains(stdout+stderr, want) {
+		t.Errorf("unknown rule in settings: want the error %q\n%s%s", want, stdout, stderr)
+	}
 
 	// --fix applies the suggested {} fix.
 	src := `package fixme

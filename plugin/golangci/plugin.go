@@ -34,6 +34,7 @@ import (
 
 	"github.com/slotlint/slotlint/analyzer"
 	"github.com/slotlint/slotlint/analyzer/config"
+	"github.com/slotlint/slotlint/internal/version"
 )
 
 func init() {
@@ -47,19 +48,41 @@ type Plugin struct {
 
 // New decodes and validates the "settings" block of the linter's
 // configuration; unknown keys and unknown rule IDs are errors, so a typo
-// does not silently turn a rule on or off.
+// does not silently turn a rule on or off. The errors name the slotlint
+// version compiled into golangci-lint: the module-plugin API gives a
+// plugin no other place to show it, and a rule ID that version does not
+// know is the usual sign of a binary older than its configuration.
 func New(raw any) (register.LinterPlugin, error) {
 	s, err := register.DecodeSettings[config.Settings](raw)
 	if err != nil {
-		return nil, err
+		return nil, versioned(err)
 	}
 	s.Enable = upper(s.Enable)
 	s.Disable = upper(s.Disable)
 	if _, err := config.New(s); err != nil {
-		return nil, err
+		return nil, versioned(err)
 	}
 	return &Plugin{settings: s}, nil
 }
+
+// versioned prefixes err with the slotlint version golangci-lint was built
+// with, as `version --debug` lists it.
+func versioned(err error) error {
+	return &settingsError{version: version.Read().String(), err: err}
+}
+
+// settingsError reads "slotlint VERSION: what is wrong", the settings'
+// own "slotlint: " prefix dropped so the name is not said twice.
+type settingsError struct {
+	version string
+	err     error
+}
+
+func (e *settingsError) Error() string {
+	return "slotlint " + e.version + ": " + strings.TrimPrefix(e.err.Error(), "slotlint: ")
+}
+
+func (e *settingsError) Unwrap() error { return e.err }
 
 // BuildAnalyzers hands golangci-lint the slotlint suite. The settings
 // analyzer reads config.Current when it runs, as it does for the CLI flags.

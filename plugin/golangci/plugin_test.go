@@ -1,12 +1,14 @@
 package golangci
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/golangci/plugin-module-register/register"
 
 	"github.com/slotlint/slotlint/analyzer/config"
+	"github.com/slotlint/slotlint/internal/version"
 )
 
 // golangci-lint hands the plugin the YAML settings as generic values.
@@ -53,7 +55,19 @@ func TestBadSettings(t *testing.T) {
 		_, err := New(tt.settings)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("New(%v): error %v, want one containing %q", tt.settings, err, tt.want)
+			continue
 		}
+		// The error says which slotlint golangci-lint was built with.
+		if prefix := "slotlint " + version.Read().String() + ": "; !strings.HasPrefix(err.Error(), prefix) {
+			t.Errorf("New(%v): error %q does not start with the version, %q", tt.settings, err, prefix)
+		}
+		if strings.Count(err.Error(), "slotlint") != 1 {
+			t.Errorf("New(%v): error %q names slotlint more than once", tt.settings, err)
+		}
+	}
+	var re *config.RuleError
+	if _, err := New(map[string]any{"enable": []any{"SL9998"}}); !errors.As(err, &re) || re.ID != "SL9998" {
+		t.Errorf("New with an unknown rule: %v, want a *config.RuleError for SL9998 under the version", err)
 	}
 	if _, err := New(nil); err != nil {
 		t.Errorf("New(nil) (no settings block): %v", err)
