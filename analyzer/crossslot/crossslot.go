@@ -34,6 +34,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	for _, call := range res.Calls {
+		companions(pass, r, res, cfg, call)
 		if !call.MultiKey {
 			continue
 		}

@@ -18,6 +18,14 @@
 //     fix wraps that value in {} in each concatenation or format string;
 //   - SL1005 (only with -slotlint.strict) when the keys cannot be resolved.
 //
+// slotlint's runtime is read the same way: Client.MaxUpdate's value and
+// dirty set and Client.LockAndSet's lock and state keys must share a slot,
+// and the lock key of Client.Obtain and LockAndSet needs a hash tag of its
+// own, since the runtime keeps the lock's wake-up list at key + ":wake";
+// without one the runtime fails with ErrCrossSlot, reported as SL1001 (a
+// constant key) or SL1002, with a suggested fix that builds the key with
+// runtime.Key when it is written in place.
+//
 // A go-redis cluster client visibly configured to follow the server's
 // request policies, c.SetCommandInfoResolver(c.NewDynamicResolver())
 // (go-redis v9.18 and later; on the variable or field the call goes

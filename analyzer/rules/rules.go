@@ -23,19 +23,19 @@ const Suppress = "//slotlint:ignore ID reason (on the line or the line above)"
 var catalogue = []Rule{
 	{
 		ID: "SL1001", Title: "keys of one command provably hash to different slots", Analyzer: "crossslot",
-		What: "A multi-key command whose keys' slots are both computable and differ.",
+		What: "A multi-key command whose keys' slots are both computable and differ. The runtime's operations count as commands: Client.MaxUpdate's value and dirty set, Client.LockAndSet's lock and state keys; and a lock key of Client.Obtain or LockAndSet without a hash tag, whose wake-up list (the key + \":wake\") is then in another slot.",
 		Why:  "Redis Cluster rejects the command with \"CROSSSLOT Keys in request don't hash to the same slot\"; managed endpoints behind a plain client do the same. A go-redis cluster client visibly configured to follow the server's request policies (SetCommandInfoResolver(NewDynamicResolver()), go-redis v9.18 and later) sends MGET, EXISTS, TOUCH, DEL, UNLINK, MSET and MSETNX once per slot instead: reads are then not reported, and writes are reported because they are no longer atomic.",
 		Bad:  `rdb.MGet(ctx, "user:1", "user:2")`,
 		Good: `rdb.MGet(ctx, "{user}:1", "{user}:2") // or one GET per key`,
-		Fix:  "Give the keys a common hash tag, or issue one command per key (a pipeline is split per node and is fine).",
+		Fix:  "Give the keys a common hash tag, or issue one command per key (a pipeline is split per node and is fine). The runtime fails such operations with ErrCrossSlot before any round trip; build its lock keys with runtime.Key(family, id, parts...) (offered as a suggested fix, or {} around a constant key with no ':').",
 	},
 	{
 		ID: "SL1002", Title: "keys of one command share no hash tag", Analyzer: "crossslot",
-		What: "A multi-key command whose keys are not proven to share a slot: they carry no common hash tag.",
+		What: "A multi-key command whose keys are not proven to share a slot: they carry no common hash tag. The runtime's operations count as commands (see SL1001), and a runtime lock key built without a hash tag (\"order:\" + id + \":lock\") shares no tag with its wake-up list.",
 		Why:  "For most inputs the keys land in different slots and Redis Cluster answers \"CROSSSLOT Keys in request don't hash to the same slot\". Through a go-redis cluster client configured with SetCommandInfoResolver(NewDynamicResolver()), MGET, EXISTS and TOUCH are split per slot and not reported, and DEL, UNLINK, MSET and MSETNX are split too and reported as writes that are not atomic.",
 		Bad:  `rdb.SInterStore(ctx, "dst:"+id, "a:"+id, "b:"+id)`,
 		Good: `rdb.SInterStore(ctx, "dst:{"+id+"}", "a:{"+id+"}", "b:{"+id+"}")`,
-		Fix:  "Wrap the part the keys share in {} (offered as a suggested fix when the keys are built in place), or split the command.",
+		Fix:  "Wrap the part the keys share in {} (offered as a suggested fix when the keys are built in place), or split the command. A runtime lock key built in place becomes runtime.Key(\"order\", id, \"lock\") (a suggested fix).",
 	},
 	{
 		ID: "SL1003", Title: "MULTI/EXEC or WATCH across keys that do not share a slot", Analyzer: "txslot",

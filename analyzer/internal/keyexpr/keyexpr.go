@@ -367,6 +367,9 @@ func (x *Extractor) call(call *ast.CallExpr, ev *env, depth int) slot.Key {
 	if k, ok := x.replace(fn, call, ev, depth); ok {
 		return k
 	}
+	if k, ok := x.runtimeKey(fn, call, ev, depth); ok {
+		return k
+	}
 	if fn.Pkg() != nil {
 		switch fn.Pkg().Path() + "." + fn.Name() {
 		case "fmt.Sprintf":

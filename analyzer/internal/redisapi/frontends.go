@@ -23,12 +23,19 @@ type frontEnd struct {
 	// and are checked.
 	own     func(path string) bool
 	collect func(pass *analysis.Pass, x *keyexpr.Extractor, res *Result)
+	// layered: the library is built on another client and hands out its
+	// values (the runtime takes a go-redis client), so the imports below
+	// it still count when looking for the clients a package uses.
+	layered bool
 }
 
 var frontEnds = []frontEnd{
 	{name: "go-redis", roots: goRedisPaths, collect: collectGoRedis},
 	{name: "redigo", roots: redigoPaths, collect: collectRedigo},
 	{name: "rueidis", roots: rueidisPaths, own: rueidisOwn, collect: collectRueidis},
+	// The runtime is checked itself (its calls of go-redis), so no package
+	// counts as the client's own; collectRuntime skips the runtime's.
+	{name: "runtime", roots: runtimePaths, own: func(string) bool { return false }, collect: collectRuntime, layered: true},
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -55,15 +62,17 @@ func run(pass *analysis.Pass) (any, error) {
 	return res, nil
 }
 
-// roots is every front end's import paths.
-var roots = func() map[string]bool {
-	m := map[string]bool{}
+// roots is every front end's import paths; layeredRoots those of layered
+// front ends.
+var roots, layeredRoots = func() (all, layered map[string]bool) {
+	all, layered = map[string]bool{}, map[string]bool{}
 	for _, fe := range frontEnds {
 		for _, r := range fe.roots {
-			m[r] = true
+			all[r] = true
+			layered[r] = fe.layered
 		}
 	}
-	return m
+	return all, layered
 }()
 
 // usedRoots returns the client packages pkg depends on, directly or not,
@@ -82,7 +91,9 @@ func usedRoots(pkg *types.Package) map[string]bool {
 				used = map[string]bool{}
 			}
 			used[p.Path()] = true
-			return
+			if !layeredRoots[p.Path()] {
+				return
+			}
 		}
 		for _, q := range p.Imports() {
 			walk(q)

@@ -19,6 +19,7 @@ const (
 	RedigoClient
 	RueidisClient
 	ValkeyClient
+	RuntimeClient // slotlint's runtime
 )
 
 // SetOptions is what a SET-family call (SET, SETNX, SETEX, PSETEX) says

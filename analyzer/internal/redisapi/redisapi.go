@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/analysis/passes/inspect"
 
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
+	"github.com/slotlint/slotlint/slot"
 )
 
 // Call is one Redis command sent from Go.
@@ -56,6 +57,18 @@ type Call struct {
 	// connection), when the front end can name it: a function sending on a
 	// parameter is summarised for its callers (helpers.go).
 	On ast.Expr
+	// Companions are keys the callee derives from one of Keys and needs in
+	// that key's slot: the runtime's lock wake-up list, which shares the
+	// lock key's slot only when the lock key has a hash tag.
+	Companions []Companion
+}
+
+// Companion is a key derived from a key the caller passed.
+type Companion struct {
+	Of  keyexpr.Elem // the key as passed, one of the call's Keys
+	Key slot.Key     // the key derived from it
+	// What names the derived key for messages ("wake-up list").
+	What string
 }
 
 // Tx is one MULTI/EXEC transaction or WATCH block.
