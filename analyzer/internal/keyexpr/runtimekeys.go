@@ -3,6 +3,7 @@ package keyexpr
 import (
 	"go/ast"
 	"go/types"
+	"strings"
 
 	"github.com/slotlint/slotlint/slot"
 )
@@ -11,13 +12,19 @@ import (
 // builders are modelled here and whose operations redisapi reads as calls.
 const RuntimePackage = "github.com/slotlint/slotlint/runtime"
 
+// fencePrefix starts the runtime's fencing counter keys.
+const fencePrefix = "slotlint:fence:"
+
 // runtimeKey follows the runtime's key builders: Key(family, id, parts...)
 // is family + ":{" + id + "}" and ":" + part for each part, WakeKey(k) is
-// k + ":wake". Key writes a strings.Builder and is variadic, so neither a
-// summary nor a fact would follow it; without this, every runtime.Key
-// would be an unknown value and its tag invisible to the rules.
+// k + ":wake", FencingKey(k) a key of k's slot. Key writes a
+// strings.Builder and is variadic, so neither a summary nor a fact would
+// follow it; without this, every runtime.Key would be an unknown value and
+// its tag invisible to the rules. The runtime's own code is left as it
+// is: its keys of one shard built in a loop (Drain's MGET) are co-slotted
+// by a contract the key model cannot see.
 func (x *Extractor) runtimeKey(fn *types.Func, call *ast.CallExpr, ev *env, depth int) (slot.Key, bool) {
-	if fn.Pkg() == nil || fn.Pkg().Path() != RuntimePackage || fn.Type().(*types.Signature).Recv() != nil {
+	if fn.Pkg() == nil || fn.Pkg().Path() != RuntimePackage || fn.Type().(*types.Signature).Recv() != nil || x.pkg.Path() == RuntimePackage {
 		return slot.Key{}, false
 	}
 	switch {
@@ -43,6 +50,25 @@ func (x *Extractor) runtimeKey(fn *types.Func, call *ast.CallExpr, ev *env, dept
 		return slot.Concat(ks...), true
 	case fn.Name() == "WakeKey" && len(call.Args) == 1:
 		return slot.Concat(x.key(call.Args[0], ev, depth), slot.Literal(":wake")), true
+	case fn.Name() == "FencingKey" && len(call.Args) == 1:
+		// The counter's tag is a short text chosen to hash to the lock
+		// key's slot. Written with the lock key's hashed part as its tag,
+		// the key has that slot too, and compares with the lock key's
+		// other keys as the real one does; only its text differs.
+		a := slot.Analyze(x.key(call.Args[0], ev, depth), slot.Options{})
+		if a.Kind == slot.TagUnknown || hasBrace(a.Hashed) {
+			return x.unique(call), true
+		}
+		return slot.Concat(slot.Literal(fencePrefix+"{"), a.Hashed, slot.Literal("}")), true
 	}
 	return slot.Key{}, false
+}
+
+func hasBrace(k slot.Key) bool {
+	for _, p := range k.Parts() {
+		if p.Hole == nil && strings.ContainsAny(p.Lit, "{}") {
+			return true
+		}
+	}
+	return false
 }

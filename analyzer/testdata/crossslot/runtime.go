@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/slotlint/slotlint/runtime"
 )
 
@@ -37,4 +39,15 @@ func runtimeCounters(c *runtime.Client, id string) {
 	c.MaxUpdate(ctx, runtime.Key("item", id, "lastread"), runtime.Key("item", id, "dirty"), id, 5) // shared tag
 	c.DecrementIfAvailable(ctx, "stock:{"+id+"}", 1)
 	c.IssueOnce(ctx, "pool:{"+id+"}", "u", 10)
+}
+
+// A lock's fencing counter is in its key's slot (its tag is chosen so),
+// and its wake-up list is when the key has a tag.
+func runtimeDerived(rdb *redis.Client, id string) {
+	k := runtime.Key("order", id, "lock")
+	rdb.Del(ctx, k, runtime.FencingKey(k), runtime.WakeKey(k))
+	rdb.MGet(ctx, "plainlock", runtime.FencingKey("plainlock"))
+	plain := "lock:" + id
+	rdb.Del(ctx, plain, runtime.FencingKey(plain))
+	rdb.Del(ctx, plain, runtime.WakeKey(plain)) // want `DEL keys "lock:" \+ id and "lock:" \+ id \+ ":wake" share no hash tag`
 }
