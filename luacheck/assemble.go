@@ -38,6 +38,23 @@ type assembler struct {
 	lines int
 	seen  map[string]bool
 	found []Finding // unreadable includes
+	// missing are the includes that do not exist, by including file, in
+	// order: one finding per file names them all (missingFindings).
+	missing map[string][]missingInclude
+	order   []string
+	gone    map[string]bool // paths that do not exist
+}
+
+func (a *assembler) missingAt(from string, m missingInclude) {
+	if len(a.missing[from]) == 0 {
+		a.order = append(a.order, from)
+	}
+	a.missing[from] = append(a.missing[from], m)
+}
+
+type missingInclude struct {
+	line, col int
+	path      string
 }
 
 // emit appends one line of file (without its line break).
@@ -88,6 +105,10 @@ func (a *assembler) include(from string, line, col int, name string) {
 	}
 	switch {
 	case a.seen[path]:
+		if a.gone[path] {
+			// Still missing here: the finding of this file names it too.
+			a.missingAt(from, missingInclude{line, col, path})
+		}
 		return // included once, as the library does
 	case len(a.seen) >= maxIncludes:
 		fail("include %q not resolved: more than %d included files, the checker's bound", name, maxIncludes)
@@ -97,7 +118,8 @@ func (a *assembler) include(from string, line, col int, name string) {
 	src, err := readLimited(path, DefaultMaxBytes, nil)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			fail("included file %s does not exist: the script cannot be assembled", path)
+			a.gone[path] = true
+			a.missingAt(from, missingInclude{line, col, path})
 		} else {
 			fail("included file %s cannot be read: %v", path, err)
 		}
@@ -137,7 +159,7 @@ func needsAssembly(src []byte, opts Options) bool {
 // assemble joins the prelude, the script and its includes. A shebang
 // stays on the first line.
 func assemble(src []byte, opts Options) ([]byte, []segment, []Finding) {
-	a := &assembler{seen: map[string]bool{}}
+	a := &assembler{seen: map[string]bool{}, gone: map[string]bool{}, missing: map[string][]missingInclude{}}
 	file := opts.Filename
 	if file != "" {
 		a.seen[filepath.Clean(file)] = true
@@ -155,7 +177,27 @@ func assemble(src []byte, opts Options) ([]byte, []segment, []Finding) {
 		a.add(opts.PreludeFile, []byte(opts.Prelude), 1, opts.Includes)
 	}
 	a.add(file, src, first, opts.Includes)
-	return a.out.Bytes(), a.segs, a.found
+	return a.out.Bytes(), a.segs, append(a.found, a.missingFindings()...)
+}
+
+// missingFindings reports the includes that do not exist once per
+// including file, at the first of them: one wrong folder (a partial copy
+// of BullMQ's commands) is one problem, not one per line.
+func (a *assembler) missingFindings() []Finding {
+	var out []Finding
+	for _, from := range a.order {
+		ms := a.missing[from]
+		msg := sprintf("included file %s does not exist: the script cannot be assembled", ms[0].path)
+		if len(ms) > 1 {
+			names := make([]string, len(ms))
+			for i, m := range ms {
+				names[i] = sprintf("%s (line %d)", m.path, m.line)
+			}
+			msg = sprintf("%d included files do not exist: %s; the script cannot be assembled", len(ms), strings.Join(names, ", "))
+		}
+		out = append(out, Finding{Pos: Position{File: from, Line: ms[0].line, Column: ms[0].col}, Rule: RuleSyntax, Message: msg})
+	}
+	return out
 }
 
 // mapBack rewrites a position of the joined script to its file and line.

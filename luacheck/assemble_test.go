@@ -42,6 +42,10 @@ func TestIncludes(t *testing.T) {
 		"includes/stats.lua":  "local function bump(q)\n  return redis.call('INCR', 'stats:total')\nend\n",
 		"broken.lua":          "--- @include \"includes/missing\"\nreturn 1\n",
 		"partial.lua":         "--- @include \"includes/missing\"\nlocal id = addJob(KEYS[1])\nreturn {id, os.time()}\n",
+		"both.lua":            "--- @include \"includes/h1\"\n--- @include \"includes/h2\"\nreturn 1\n",
+		"includes/h1.lua":     "--- @include \"nope\"\nlocal function f() end\n",
+		"includes/h2.lua":     "--- @include \"nope\"\nlocal function g() end\n",
+		"twice.lua":           "--- @include \"includes/nope1\"\n--- @include \"includes/stats\"\n--- @include \"includes/nope2\"\nreturn bump(KEYS[1])\n",
 	})
 	main := filepath.Join(dir, "moveToActive-2.lua")
 	src, _ := os.ReadFile(main)
@@ -72,6 +76,22 @@ func TestIncludes(t *testing.T) {
 	got = findingPlaces(Check(src, Options{Filename: partial, Includes: true}), dir)
 	if strings.Join(got, " ") != "partial.lua:1:5 LUA001 partial.lua:3:13 LUA302" {
 		t.Errorf("missing include, names it may define: %v", got)
+	}
+	// Two missing includes of one file are one finding that names both.
+	twice := filepath.Join(dir, "twice.lua")
+	src, _ = os.ReadFile(twice)
+	fs := Check(src, Options{Filename: twice, Includes: true})
+	if got := findingPlaces(fs, dir); strings.Join(got, " ") != "includes/stats.lua:2:21 LUA201 twice.lua:1:5 LUA001" {
+		t.Errorf("two missing includes: %v", got)
+	} else if m := fs[1].Message; !strings.HasPrefix(m, "2 included files do not exist: ") || !strings.Contains(m, "nope1.lua (line 1), ") || !strings.Contains(m, "nope2.lua (line 3)") {
+		t.Errorf("two missing includes: %s", m)
+	}
+	// Two helpers that include the same missing file each say so, as
+	// each does when it is checked alone.
+	both := filepath.Join(dir, "both.lua")
+	src, _ = os.ReadFile(both)
+	if got := findingPlaces(Check(src, Options{Filename: both, Includes: true}), dir); strings.Join(got, " ") != "includes/h1.lua:1:5 LUA001 includes/h2.lua:1:5 LUA001" {
+		t.Errorf("one missing file included twice: %v", got)
 	}
 }
 
