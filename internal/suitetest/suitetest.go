@@ -42,6 +42,13 @@ type Config struct {
 	// files (packages.Config.Overlay); a load with an overlay is not
 	// shared with one without.
 	Overlay map[string][]byte
+	// StandardBodies keeps the function bodies of the standard library.
+	// By default they are dropped when parsing: the rules find nothing in
+	// the standard library and it exports no facts (keyexpr's
+	// TestStandardLibraryExportsNoFacts), while type-checking its bodies
+	// was most of every load. Its declarations, all that its importers'
+	// types need, are kept.
+	StandardBodies bool
 }
 
 func (c Config) key() string {
@@ -50,7 +57,7 @@ func (c Config) key() string {
 		files = append(files, name+"\x00"+string(data))
 	}
 	slices.Sort(files)
-	return fmt.Sprintf("%q %q %v %q", c.Dir, c.Patterns, c.Tests, files)
+	return fmt.Sprintf("%q %q %v %v %q", c.Dir, c.Patterns, c.Tests, c.StandardBodies, files)
 }
 
 // Program is a set of loaded packages.
@@ -115,12 +122,22 @@ func load(cfg Config) (*Program, error) {
 		Env:     env,
 		Overlay: cfg.Overlay,
 	}
+	goroot, err := goRoot()
+	if err != nil {
+		return nil, err
+	}
+	if !cfg.StandardBodies {
+		pcfg.ParseFile = parseWithoutStandardBodies(goroot)
+	}
 	pkgs, err := packages.Load(pcfg, cfg.Patterns...)
 	if err != nil {
 		return nil, fmt.Errorf("loading %s in %s: %v", cfg.Patterns, dir, err)
 	}
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("no packages match %s in %s", cfg.Patterns, dir)
+	}
+	if !cfg.StandardBodies {
+		forgiveUnusedStandardImports(goroot, pkgs)
 	}
 	var errs []string
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
