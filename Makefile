@@ -48,15 +48,17 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 
-# The race detector runs on every package but the analyzer's. Their tests
-# spend most of their CPU type-checking go-redis, the client libraries and
-# the standard library from source, which -race slows two to three times
-# (analyzer/config: 77 s of CPU with -race, analyzer/crossslot 53 s; see
-# BENCHMARKS.md) without testing slotlint's code. The analyzers still run
-# under -race where the checker runs them in parallel over many packages:
-# runtime's TestSelfLint (the whole suite over runtime, go-redis and the
-# standard library) and cmd/slotlint's in-process runs of the suite.
-NORACE = ./analyzer/...
+# The race detector runs on every package but the analyzer's and the
+# command's. Their tests spend most of their CPU type-checking go-redis,
+# the client libraries and the standard library, which -race slows two to
+# three times (analyzer/config: 77 s of CPU with -race, analyzer/crossslot
+# 53 s; cmd/slotlint's in-process tests 49 s against 25 s; see
+# BENCHMARKS.md) without testing slotlint's code: neither has goroutines of
+# its own, and cmd/slotlint's end-to-end tests run a binary built without
+# -race anyway. The analyzers still run under -race where the checker runs
+# them in parallel over many packages: runtime's TestSelfLint (the whole
+# suite over runtime, go-redis and the standard library).
+NORACE = ./analyzer/... ./cmd/...
 
 go-test: go-test-race go-test-norace
 
