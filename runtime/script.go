@@ -14,7 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-//go:embed lua/*.lua
+//go:embed lua/*.lua lua/prelude/*.lua
 var luaFiles embed.FS
 
 // Script is one of the package's Lua scripts. Each runs one operation
@@ -35,15 +35,44 @@ func (s *Script) Source() string { return s.src }
 // SHA1 returns the digest EVALSHA refers to the script by.
 func (s *Script) SHA1() string { return s.sha }
 
+// includeLine marks where a script takes a prelude from lua/prelude: the
+// line "--@include fence" is replaced with lua/prelude/fence.lua. Each
+// script stays one text that Redis runs and slotlint checks (Source), with
+// its shebang first, while the code the scripts share is written once.
+const includeLine = "--@include "
+
 func mustScript(name string, form callForm) *Script {
-	src, err := luaFiles.ReadFile(path.Join("lua", name+".lua"))
+	src, err := loadScript(name)
 	if err != nil {
 		// The files are embedded at build time; a missing one is a build
 		// defect that the package's tests catch.
-		panic("runtime: missing embedded script " + name)
+		panic("runtime: " + err.Error())
 	}
-	sum := sha1.Sum(src)
-	return &Script{name: name, src: string(src), sha: hex.EncodeToString(sum[:]), form: form}
+	sum := sha1.Sum([]byte(src))
+	return &Script{name: name, src: src, sha: hex.EncodeToString(sum[:]), form: form}
+}
+
+// loadScript returns the source of lua/name.lua with its preludes included.
+func loadScript(name string) (string, error) {
+	file, err := luaFiles.ReadFile(path.Join("lua", name+".lua"))
+	if err != nil {
+		return "", fmt.Errorf("missing embedded script %s", name)
+	}
+	lines := strings.SplitAfter(string(file), "\n")
+	var b strings.Builder
+	for _, line := range lines {
+		prelude, ok := strings.CutPrefix(strings.TrimRight(line, "\n"), includeLine)
+		if !ok {
+			b.WriteString(line)
+			continue
+		}
+		text, err := luaFiles.ReadFile(path.Join("lua", "prelude", prelude+".lua"))
+		if err != nil {
+			return "", fmt.Errorf("script %s includes a missing prelude %q", name, prelude)
+		}
+		b.Write(text)
+	}
+	return b.String(), nil
 }
 
 var (

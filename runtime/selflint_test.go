@@ -56,13 +56,14 @@ func TestSelfLint(t *testing.T) {
 				t.Errorf("%s: add the script's number of keys to this test", file)
 				continue
 			}
-			src, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
+			src := includePreludes(t, file)
 			if embedded[name] != string(src) {
-				t.Errorf("%s differs from the embedded script %q", file, name)
+				t.Errorf("%s with its preludes differs from the embedded script %q", file, name)
 			}
+			if !strings.HasPrefix(string(src), "#!lua") {
+				t.Errorf("%s: the #!lua shebang is not the first line", file)
+			}
+			// The text Redis runs, preludes included, is what is checked.
 			for _, f := range luacheck.Check(src, luacheck.Options{Filename: file, NumKeys: n, KeysKnown: true}) {
 				t.Errorf("%s: %s: %s", f.Pos, f.Rule, f.Message)
 			}
@@ -71,4 +72,28 @@ func TestSelfLint(t *testing.T) {
 			t.Errorf("%d script files, %d embedded scripts", len(files), len(embedded))
 		}
 	})
+}
+
+// includePreludes reads a script file and replaces each "--@include name"
+// line with lua/prelude/name.lua, as the package does when it loads it.
+func includePreludes(t *testing.T, file string) []byte {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []byte
+	for line := range strings.Lines(string(src)) {
+		name, ok := strings.CutPrefix(strings.TrimSuffix(line, "\n"), "--@include ")
+		if !ok {
+			out = append(out, line...)
+			continue
+		}
+		prelude, err := os.ReadFile(filepath.Join("lua", "prelude", name+".lua"))
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		out = append(out, prelude...)
+	}
+	return out
 }

@@ -19,6 +19,7 @@
 --        written, {0, pttl, gen, reserved, waiters} when another owner
 --        holds the lock or it is reserved for another ticket (as in
 --        obtain.lua; the state is not written).
+--@include fence
 local lock = KEYS[1]
 local state = KEYS[3]
 local token = ARGV[1]
@@ -68,15 +69,11 @@ if lockType == 'hash' then
     redis.call('PEXPIRE', lock, ttl)
   end
 else
-  -- INCR is the first write (see obtain.lua).
-  fence = redis.pcall('INCR', KEYS[2])
-  if type(fence) == 'table' then
-    local e = fence['err']
-    if string.find(e, '^WRONGTYPE') or string.find(e, '^ERR value is not an integer')
-        or string.find(e, '^ERR increment or decrement would overflow') then
-      return redis.error_reply('WRONGTYPE fencing key does not hold a counter')
-    end
-    return fence
+  -- The counter's INCR is the first write (see nextFence).
+  local failed
+  fence, failed = nextFence(KEYS[2])
+  if not fence then
+    return failed
   end
   redis.call('HSET', lock, 'owner', token, 'count', 1, 'fence', fence)
   redis.call('PEXPIRE', lock, ttl)

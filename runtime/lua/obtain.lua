@@ -27,6 +27,7 @@
 -- half-way. Types are checked before any write (the fencing counter by its
 -- INCR, the first write), so a key of another type is reported and left
 -- untouched.
+--@include fence
 local lock = KEYS[1]
 local token = ARGV[1]
 local ttl = ARGV[2]
@@ -34,17 +35,10 @@ local queued = ARGV[3]
 
 local lockType = redis.call('TYPE', lock)['ok']
 if lockType == 'none' then
-  -- INCR is the first write: when the counter is not an integer it fails
-  -- and nothing has been written. Any other error reaches the caller as
-  -- itself.
-  local n = redis.pcall('INCR', KEYS[2])
-  if type(n) == 'table' then
-    local e = n['err']
-    if string.find(e, '^WRONGTYPE') or string.find(e, '^ERR value is not an integer')
-        or string.find(e, '^ERR increment or decrement would overflow') then
-      return redis.error_reply('WRONGTYPE fencing key does not hold a counter')
-    end
-    return n
+  -- The counter's INCR is the first write (see nextFence).
+  local n, failed = nextFence(KEYS[2])
+  if not n then
+    return failed
   end
   redis.call('HSET', lock, 'owner', token, 'count', 1, 'fence', n)
   redis.call('PEXPIRE', lock, ttl)

@@ -21,6 +21,7 @@
 -- Reply: {count} with the reentries still held, {0} when the lock was
 -- freed, {0, ticket} when it was reserved, {-1} when the token does not
 -- hold the lock (expired, taken over or released).
+--@include fence
 local lock = KEYS[1]
 local wake = KEYS[3]
 local token = ARGV[1]
@@ -57,15 +58,10 @@ if push then
     return redis.error_reply('WRONGTYPE wake-up key holds a ' .. wakeType)
   end
 end
--- INCR is the first write (see obtain.lua).
-local n = redis.pcall('INCR', KEYS[2])
-if type(n) == 'table' then
-  local e = n['err']
-  if string.find(e, '^WRONGTYPE') or string.find(e, '^ERR value is not an integer')
-      or string.find(e, '^ERR increment or decrement would overflow') then
-    return redis.error_reply('WRONGTYPE fencing key does not hold a counter')
-  end
-  return n
+-- The counter's INCR is the first write (see nextFence).
+local n, failed = nextFence(KEYS[2])
+if not n then
+  return failed
 end
 redis.call('DEL', lock)
 redis.call('HSET', lock, 'ticket', n, 'fence', n, 'waiters', waiters, 'gen', f[4] or n)
