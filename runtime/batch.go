@@ -33,10 +33,29 @@ const maxBatch = 256
 // the one with the highest value (see foldMaxUpdates): on hot keys most of
 // a pipeline's scripts would otherwise only find the value already higher.
 type batcher struct {
-	mu    sync.Mutex
-	busy  bool // the shard's sender is running
+	id   shardKey // its key in Client.batchers
+	mu   sync.Mutex
+	busy bool // the shard's sender is running
+	idle bool // the sender waits for calls on wake (queue empty, nothing in flight)
+	// direct: a lone call is in flight on its caller's goroutine (see
+	// Client.sendsDirect); calls that arrive meanwhile queue, and that
+	// caller hands the queue to the sender when its reply is in.
+	direct bool
+	// used is when the last lone call on the caller's goroutine ended:
+	// a batcher without a sender is swept from the map after senderIdle.
+	used  time.Time
+	gone  bool // the sender left and took the batcher out of Client.batchers
 	queue []*batchCall
+	wake  chan struct{} // capacity 1: calls were queued while the sender was idle
 }
+
+// defaultSenderIdle is how long a shard's sender waits for calls before it leaves
+// and takes its batcher out of the Client's map. While calls keep coming the
+// sender stays: starting a goroutine per call cost each call a fresh stack
+// to grow and more wake-ups (BENCHMARKS.md, "the per-call cost"). After it
+// the batchers of shards no longer used (a master gone after a failover or
+// a resharding, the slots of a ring) do not accumulate.
+const defaultSenderIdle = time.Second
 
 // States of a batchCall, guarded by its batcher's mu.
 const (
@@ -74,7 +93,27 @@ func errNotSent(ctx context.Context) error {
 // errInFlight marks a call whose context ended while it was in flight: the
 // script may still run.
 func errInFlight(ctx context.Context) error {
-	return fmt.Errorf("no reply before the context ended (the script may still run): %w", ctx.Err())
+	return fmt.Errorf("no reply before the context ended (the script may still run): %w", ctxErr(ctx))
+}
+
+// ctxEnded reports whether ctx has ended or its deadline has passed: a
+// client that applies the deadline to its socket may give up a moment
+// before the context's own timer marks it done.
+func ctxEnded(ctx context.Context) bool {
+	if ctx.Err() != nil {
+		return true
+	}
+	d, ok := ctx.Deadline()
+	return ok && !time.Now().Before(d)
+}
+
+// ctxErr is ctx.Err(), or context.DeadlineExceeded when the deadline has
+// passed and the context's timer has not marked it yet.
+func ctxErr(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return context.DeadlineExceeded
 }
 
 // runBatchedCall queues call on its shard's batcher and waits for its
@@ -88,16 +127,11 @@ func (c *Client) runBatchedCall(ctx context.Context, call *batchCall) (any, erro
 		return nil, errNotSent(ctx)
 	}
 	call.ctx = ctx
-	call.done = make(chan struct{})
-	b := c.batcherFor(ctx, call.Keys[0])
-	b.mu.Lock()
-	b.queue = append(b.queue, call)
-	start := !b.busy
-	b.busy = true
-	b.mu.Unlock()
-	if start {
-		go c.sendQueue(b)
+	if reply, sent, err := c.sendDirect(ctx, call); sent {
+		return reply, err
 	}
+	call.done = make(chan struct{})
+	b := c.enqueue(ctx, call)
 	select {
 	case <-call.done:
 		return call.reply, call.err
@@ -120,6 +154,75 @@ func (c *Client) runBatchedCall(ctx context.Context, call *batchCall) (any, erro
 		call.state = callAbandoned
 		return nil, errInFlight(ctx)
 	}
+}
+
+// sendDirect sends call on the caller's goroutine when nothing is in flight
+// on its shard and the call cannot outlive its context (Client.sendsDirect):
+// the hop through the shard's sender costs a lone call two goroutine
+// wake-ups, which on a busy machine made every lock cycle 5-9% slower. It
+// reports whether it sent the call; calls queued meanwhile go to the sender
+// when the reply is in.
+func (c *Client) sendDirect(ctx context.Context, call *batchCall) (reply any, sent bool, err error) {
+	if !c.sendsDirect(ctx) || (call.abandoned != nil && ctx.Done() != nil) {
+		// A call whose result must be acted on when its caller has left
+		// (an Obtain's attempt) goes through the sender, which waits for
+		// the reply: here the client drops the connection at the deadline
+		// and the reply with it.
+		return nil, false, nil
+	}
+	b := c.batcherFor(ctx, call.Keys[0])
+	b.mu.Lock()
+	if b.gone || b.direct || len(b.queue) > 0 || (b.busy && !b.idle) {
+		b.mu.Unlock()
+		return nil, false, nil
+	}
+	b.direct = true
+	b.mu.Unlock()
+
+	reply, err = c.runNow(ctx, call.Script, call.Keys, call.Args...)
+	if err != nil && ctxEnded(ctx) {
+		// The client gave up at the context's deadline: report it as a
+		// call in flight when its context ended, like a queued one.
+		reply, err = nil, errInFlight(ctx)
+	}
+
+	c.endDirect(b)
+	return reply, true, err
+}
+
+// endDirect ends a lone call's turn on b: the calls queued meanwhile go to
+// the shard's sender.
+func (c *Client) endDirect(b *batcher) {
+	b.mu.Lock()
+	b.direct = false
+	b.used = time.Now()
+	kick := len(b.queue) > 0 && !b.gone
+	start, wake := kick && !b.busy, kick && b.idle
+	if start {
+		b.busy = true
+	}
+	if wake {
+		b.idle = false
+	}
+	b.mu.Unlock()
+	c.kick(b, start, wake)
+}
+
+// sendsDirect reports whether a call under ctx may run on its caller's
+// goroutine: its context never ends, or the go-redis client applies its
+// deadline to the socket (ContextTimeoutEnabled), so the call returns by it
+// even when its server does not answer. (A cancellation before the
+// deadline is then noticed when the server answers or the deadline passes,
+// not at once.)
+func (c *Client) sendsDirect(ctx context.Context) bool {
+	if ctx.Done() == nil {
+		return true
+	}
+	if !c.ctxDeadlines {
+		return false
+	}
+	_, ok := ctx.Deadline()
+	return ok
 }
 
 // shardKey names the batcher of a key: the master serving its slot on a
@@ -151,23 +254,103 @@ func (c *Client) batcherFor(ctx context.Context, key string) *batcher {
 		if c.batchers == nil {
 			c.batchers = map[shardKey]*batcher{}
 		}
-		b = &batcher{}
+		if now := time.Now(); len(c.batchers) >= c.sweepAt || now.Sub(c.swept) >= c.senderIdle {
+			c.sweepBatchers(now)
+			c.sweepAt = max(minSweep, 2*len(c.batchers))
+			c.swept = now
+		}
+		b = &batcher{id: id, wake: make(chan struct{}, 1)}
 		c.batchers[id] = b
 	}
 	return b
 }
 
+// minSweep is the number of batchers from which adding one sweeps the map.
+const minSweep = 16
+
+// sweepBatchers takes out of the map the batchers that have no sender and
+// whose last lone call ended senderIdle ago or more (a batcher with a
+// sender leaves with it, see retire), so the map holds the shards in use
+// and not every shard the Client ever saw. It runs when a batcher is added
+// to a map that has doubled since the last sweep (at least minSweep), or
+// senderIdle after it, so the sweeps cost O(1) per batcher added, and the
+// map holds at most minSweep batchers or twice as many as were in use at
+// the last sweep. Called with c.mu held.
+func (c *Client) sweepBatchers(now time.Time) {
+	for id, b := range c.batchers {
+		b.mu.Lock()
+		if !b.busy && !b.direct && len(b.queue) == 0 && now.Sub(b.used) >= c.senderIdle {
+			b.gone = true
+			delete(c.batchers, id)
+		}
+		b.mu.Unlock()
+	}
+}
+
+// enqueue queues call on its shard's batcher, starting or waking the
+// shard's sender, and returns the batcher. A batcher whose sender has just
+// left (gone) is out of the map already: the call goes to a new one.
+func (c *Client) enqueue(ctx context.Context, call *batchCall) *batcher {
+	for {
+		b := c.batcherFor(ctx, call.Keys[0])
+		b.mu.Lock()
+		if b.gone {
+			b.mu.Unlock()
+			continue
+		}
+		b.queue = append(b.queue, call)
+		// A caller sending directly hands the queue on when it is done.
+		start, wake := !b.direct && !b.busy, !b.direct && b.idle
+		if start {
+			b.busy = true
+		}
+		if wake {
+			b.idle = false
+		}
+		b.mu.Unlock()
+		c.kick(b, start, wake)
+		return b
+	}
+}
+
+// kick starts the shard's sender or wakes it, as the caller decided under
+// b.mu (and recorded there: busy set for start, idle cleared for wake).
+func (c *Client) kick(b *batcher, start, wake bool) {
+	switch {
+	case start:
+		go c.sendQueue(b)
+	case wake:
+		select {
+		case b.wake <- struct{}{}:
+		default: // a wake-up is pending already
+		}
+	}
+}
+
 // sendQueue is a shard's sender: it sends the queue, up to maxBatch calls
-// per pipeline, until it is empty.
+// per pipeline, and waits for more; after Client.senderIdle without a call it
+// leaves and takes the batcher out of the Client's map.
 func (c *Client) sendQueue(b *batcher) {
+	idle := time.NewTimer(c.senderIdle)
+	defer idle.Stop()
 	for {
 		b.mu.Lock()
 		n := min(len(b.queue), maxBatch)
-		if n == 0 {
-			b.busy = false
-			b.queue = nil
+		if n == 0 || b.direct {
+			// Nothing to send, or a lone call in flight on its caller's
+			// goroutine, which wakes this sender when its reply is in.
+			b.idle = true
 			b.mu.Unlock()
-			return
+			idle.Reset(c.senderIdle)
+			select {
+			case <-b.wake:
+				continue
+			case <-idle.C:
+			}
+			if c.retire(b) {
+				return
+			}
+			continue
 		}
 		calls := make([]*batchCall, n)
 		copy(calls, b.queue)
@@ -199,6 +382,26 @@ func (c *Client) sendQueue(b *batcher) {
 			go call.abandoned(call.reply, call.err)
 		}
 	}
+}
+
+// retire takes b out of the Client's map when nothing was queued on it
+// since its sender went idle and no lone call is in flight on it; it
+// reports whether it did. Under c.mu, so a
+// caller that looks the batcher up afterwards makes a new one, and under
+// b.mu, so one that found it before sees it gone and looks again.
+func (c *Client) retire(b *batcher) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.queue) > 0 || b.direct {
+		return false
+	}
+	if c.batchers[b.id] == b {
+		delete(c.batchers, b.id)
+	}
+	b.gone, b.busy, b.idle, b.queue = true, false, false, nil
+	return true
 }
 
 // sendCalls runs calls, alone or as one pipeline, and sets each result.

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"sync"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"github.com/slotlint/slotlint/internal/redistest"
 )
 
 // TestMaxUpdateBatched has many goroutines of one Client update a few ids,
@@ -142,13 +144,20 @@ func TestMaxUpdateFoldsQueuedCalls(t *testing.T) {
 			err  error
 		}
 		// queued runs the updates as concurrent calls that all queue behind
-		// a pipeline held in flight, in this order, then releases them.
+		// a lone call held in flight, in this order, then releases them.
 		// Every key here has one tag, so one shard and one batcher.
-		b := c.batcherFor(ctx, value)
 		queued := func(updates []update) []result {
-			b.mu.Lock()
-			b.busy = true
-			b.mu.Unlock()
+			var b *batcher
+			for {
+				b = c.batcherFor(ctx, value)
+				b.mu.Lock()
+				gone := b.gone
+				b.direct = !gone
+				b.mu.Unlock()
+				if !gone {
+					break
+				}
+			}
 			results := make([]result, len(updates))
 			var wg sync.WaitGroup
 			for i, u := range updates {
@@ -167,7 +176,7 @@ func TestMaxUpdateFoldsQueuedCalls(t *testing.T) {
 				}
 			}
 			scripts.Store(0)
-			go c.sendQueue(b)
+			c.endDirect(b)
 			wg.Wait()
 			return results
 		}
@@ -220,19 +229,32 @@ func TestMaxUpdateFoldsQueuedCalls(t *testing.T) {
 	})
 }
 
-// assertBatchersIdle fails the test when a batcher of c is left busy or
-// with calls queued.
+// assertBatchersIdle fails the test when a batcher of c is left sending or
+// with calls queued once its callers have returned. A sender closes its
+// callers' done channels before it goes idle, so it is given a moment.
 func assertBatchersIdle(t *testing.T, c *Client) {
 	t.Helper()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for id, b := range c.batchers {
-		b.mu.Lock()
-		busy, n := b.busy, len(b.queue)
-		b.mu.Unlock()
-		if busy || n != 0 {
-			t.Fatalf("batcher %v left busy (%v) with %d queued calls", id, busy, n)
+	busy := func() string {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		for id, b := range c.batchers {
+			b.mu.Lock()
+			sending, n := (b.busy && !b.idle) || b.direct, len(b.queue)
+			b.mu.Unlock()
+			if sending || n != 0 {
+				return fmt.Sprintf("batcher %v left sending (%v) with %d queued calls", id, sending, n)
+			}
 		}
+		return ""
+	}
+	for range 100 {
+		if busy() == "" {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if msg := busy(); msg != "" {
+		t.Fatal(msg)
 	}
 }
 
@@ -262,5 +284,90 @@ func (h countHook) count(cmds ...redis.Cmder) {
 		if name := cmd.Name(); h.scripts != nil && (name == "evalsha" || name == "eval") {
 			h.scripts.Add(1)
 		}
+	}
+}
+
+// TestBatchersLeaveWhenIdle runs calls on the shards of many slots (a ring
+// keys its batchers by slot) through a Client whose shard senders leave
+// after 20ms without calls, with contexts that end (the calls go through
+// the senders) and without (lone calls go out on the caller's goroutine),
+// in bursts with pauses around that idle time so that callers race
+// against batchers leaving. Every call must get its result; afterwards the
+// senders' batchers are gone, and adding one sweeps out the others, so the
+// Client keeps no batcher per shard it ever saw.
+func TestBatchersLeaveWhenIdle(t *testing.T) {
+	rdb := redis.NewRing(&redis.RingOptions{Addrs: map[string]string{"a": redistest.StandaloneAddr(t)}})
+	t.Cleanup(func() { rdb.Close() })
+	ctx := context.Background()
+	c := New(rdb, nil)
+	c.senderIdle = 20 * time.Millisecond
+	id := tagged(t)
+	const tags = 40
+	value := func(i int) string { return Key("idle", id+"-"+strconv.Itoa(i), "v") }
+	dirty := func(i int) string { return Key("idle", id+"-"+strconv.Itoa(i), "dirty") }
+	t.Cleanup(func() {
+		for i := range tags {
+			rdb.Del(ctx, value(i), dirty(i))
+		}
+	})
+	count := func() int {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return len(c.batchers)
+	}
+	var wg sync.WaitGroup
+	var highest [tags]atomic.Int64
+	var peak atomic.Int64
+	for g := range 8 {
+		wg.Go(func() {
+			r := rand.New(rand.NewPCG(uint64(g), 11))
+			for n := range 60 {
+				i := r.IntN(tags)
+				cctx, cancel := ctx, context.CancelFunc(func() {})
+				if g%2 == 0 {
+					cctx, cancel = context.WithTimeout(ctx, 10*time.Second)
+				}
+				v := int64(g*1000 + n)
+				_, err := c.MaxUpdate(cctx, value(i), dirty(i), "m", v)
+				cancel()
+				if err != nil {
+					t.Errorf("MaxUpdate: %v", err)
+					return
+				}
+				for {
+					h := highest[i].Load()
+					if v <= h || highest[i].CompareAndSwap(h, v) {
+						break
+					}
+				}
+				if g == 0 {
+					peak.Store(max(peak.Load(), int64(count())))
+				}
+				if n%10 == 9 {
+					time.Sleep(time.Duration(10+r.IntN(20)) * time.Millisecond)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for i := range tags {
+		if want := highest[i].Load(); want > 0 {
+			if got, err := rdb.Get(ctx, value(i)).Int64(); err != nil || got != want {
+				t.Errorf("value %d: %d (%v), want %d", i, got, err, want)
+			}
+		}
+	}
+	if p := peak.Load(); p < 2 {
+		t.Fatalf("at most %d batchers during calls on %d slots: the test does not exercise them", p, tags)
+	}
+	t.Logf("up to %d batchers during the calls", peak.Load())
+	time.Sleep(100 * time.Millisecond) // well past the idle time
+	// One more call on a new slot adds a batcher and sweeps the idle ones.
+	if _, err := c.MaxUpdate(ctx, value(tags), dirty(tags), "m", 1); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rdb.Del(ctx, value(tags), dirty(tags)) })
+	if n := count(); n != 1 {
+		t.Errorf("%d batchers after the Client was idle and used one slot, want 1", n)
 	}
 }

@@ -50,6 +50,14 @@ type Client struct {
 	// batchers share round trips between concurrent calls, one per shard;
 	// guarded by mu.
 	batchers map[shardKey]*batcher
+	sweepAt  int       // the size of batchers from which adding one sweeps it
+	swept    time.Time // when batchers was last swept
+	// senderIdle is how long a shard's sender waits for calls before it
+	// leaves (defaultSenderIdle; tests shorten it).
+	senderIdle time.Duration
+	// ctxDeadlines: the go-redis client applies a context's deadline to
+	// its socket reads and writes (ContextTimeoutEnabled).
+	ctxDeadlines bool
 }
 
 // New returns a Client on rdb. opts may be nil.
@@ -76,6 +84,15 @@ func New(rdb redis.Scripter, opts *Options) *Client {
 		handoffArg: int64(100),
 		gates:      map[string]*gate{},
 		leases:     map[leaseID]*lease{},
+		senderIdle: defaultSenderIdle,
+	}
+	switch r := rdb.(type) {
+	case *redis.Client:
+		c.ctxDeadlines = r.Options().ContextTimeoutEnabled
+	case *redis.ClusterClient:
+		c.ctxDeadlines = r.Options().ContextTimeoutEnabled
+	case *redis.Ring:
+		c.ctxDeadlines = r.Options().ContextTimeoutEnabled
 	}
 	if opts != nil {
 		if opts.Hooks != nil {

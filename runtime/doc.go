@@ -26,7 +26,9 @@
 // for RunPipelined and UpdateMany, which need it), Do (for BLPOP, through
 // which a waiting Obtain blocks on the lock's wake-up list instead of
 // polling) and redis.Cmdable (for Drain). A nil client makes a Client whose
-// every operation fails with ErrInvalidArgument.
+// every operation fails with ErrInvalidArgument. With ContextTimeoutEnabled
+// set on the go-redis client, lone calls under a context with a deadline
+// cost less (see Contexts).
 //
 // # Locks
 //
@@ -118,6 +120,17 @@
 // script may still run: an Obtain that took the lock after its caller left
 // releases it again, and a MaxUpdate may have raised its value. Both
 // errors wrap the context's error (errors.Is(err, context.DeadlineExceeded)).
+//
+// For that, calls in flight run on a sender goroutine per shard, which the
+// caller waits for. A lone call skips that hop, and its two goroutine
+// wake-ups, when it cannot outlive its context: the context never ends
+// (context.Background), or the go-redis client applies context deadlines
+// to its socket (Options.ContextTimeoutEnabled) and the context has a
+// deadline. Such a call returns by its deadline with an error wrapping
+// context.DeadlineExceeded; a cancellation before the deadline is noticed
+// when the server answers or the deadline passes, not at once. An Obtain's
+// attempts under a context that can end always go through the sender,
+// which keeps waiting for the reply after the caller left.
 //
 // # Scripts and RunPipelined
 //

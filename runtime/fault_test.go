@@ -37,6 +37,7 @@ func tagOn(t testing.TB, cl *redistest.PrivateCluster, m int) string {
 // faultCall is one timed call of the load in TestFaultPausedThenKilledMaster.
 type faultCall struct {
 	healthy bool
+	direct  bool // made through the Client on a ContextTimeoutEnabled client
 	phase   string
 	latency time.Duration
 	err     error
@@ -48,7 +49,9 @@ type faultCall struct {
 // slots must keep succeeding with low latency, and no call may return much
 // later than its deadline. With one batcher per Client, calls on every slot
 // queued behind the pipeline stuck on the paused master and returned seconds
-// after their deadlines.
+// after their deadlines. Half the goroutines use a Client on a go-redis
+// client with ContextTimeoutEnabled, whose lone calls run on the caller's
+// goroutine (sendsDirect): they must keep their deadlines just the same.
 func TestFaultPausedThenKilledMaster(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a private cluster and runs for seconds")
@@ -56,9 +59,15 @@ func TestFaultPausedThenKilledMaster(t *testing.T) {
 	cl := redistest.StartCluster(t, "--cluster-require-full-coverage", "no")
 	rdb := cl.Client(t, nil) // go-redis defaults: a 3s read timeout, 3 retries
 	c := New(rdb, nil)
+	cd := New(cl.Client(t, &redis.ClusterOptions{ContextTimeoutEnabled: true}), nil)
+	if !cd.ctxDeadlines {
+		t.Fatal("a Client on a ContextTimeoutEnabled client does not send lone calls directly")
+	}
 	ctx := context.Background()
-	if err := c.Preload(ctx); err != nil {
-		t.Fatal(err)
+	for _, c := range []*Client{c, cd} {
+		if err := c.Preload(ctx); err != nil {
+			t.Fatal(err)
+		}
 	}
 	tags := []string{tagOn(t, cl, 0), tagOn(t, cl, 1), tagOn(t, cl, 2)}
 	const timeout = 300 * time.Millisecond
@@ -70,15 +79,20 @@ func TestFaultPausedThenKilledMaster(t *testing.T) {
 		stop  atomic.Bool
 	)
 	phase.Store("healthy")
-	record := func(healthy bool, start time.Time, err error) {
+	record := func(healthy, direct bool, start time.Time, err error) {
 		mu.Lock()
-		calls = append(calls, faultCall{healthy, phase.Load().(string), time.Since(start), err})
+		calls = append(calls, faultCall{healthy, direct, phase.Load().(string), time.Since(start), err})
 		mu.Unlock()
 	}
 	var wg sync.WaitGroup
 	for g := range 12 {
 		m := g % 3 // master 0 is the one that fails
 		tag := tags[m]
+		direct := g >= 6
+		c := c
+		if direct {
+			c = cd
+		}
 		wg.Go(func() {
 			value, dirty := Key("fault", tag, "v"), Key("fault", tag, "dirty")
 			lock := Key("fault", tag, "lock", fmt.Sprint(g))
@@ -95,7 +109,7 @@ func TestFaultPausedThenKilledMaster(t *testing.T) {
 					}
 				}
 				cancel()
-				record(m != 0, start, err)
+				record(m != 0, direct, start, err)
 				if err != nil {
 					time.Sleep(5 * time.Millisecond) // no busy loop on a dead shard
 				}
@@ -113,34 +127,8 @@ func TestFaultPausedThenKilledMaster(t *testing.T) {
 	wg.Wait()
 
 	for _, p := range []string{"healthy", "paused", "killed"} {
-		var ok, failed int
-		var lat []time.Duration
-		var firstErr error
-		for _, call := range calls {
-			if call.phase != p || !call.healthy {
-				continue
-			}
-			if call.err != nil {
-				failed++
-				if firstErr == nil {
-					firstErr = call.err
-				}
-				continue
-			}
-			ok++
-			lat = append(lat, call.latency)
-		}
-		slices.Sort(lat)
-		if ok == 0 {
-			t.Errorf("%s: no call on a healthy master succeeded (%d failed, first: %v)", p, failed, firstErr)
-			continue
-		}
-		p99 := lat[len(lat)*99/100]
-		t.Logf("%s: healthy masters: %d ok, %d failed (first: %v), latency p50 %v p99 %v max %v", p, ok, failed, firstErr, lat[len(lat)/2], p99, lat[len(lat)-1])
-		// A healthy master answers in milliseconds; a failure here means
-		// its calls waited for the failed one.
-		if failed > ok/10 {
-			t.Errorf("%s: %d of %d calls on healthy masters failed (first: %v)", p, failed, ok+failed, firstErr)
+		for _, direct := range []bool{false, true} {
+			checkHealthyCalls(t, calls, p, direct)
 		}
 	}
 	var late int
@@ -154,12 +142,47 @@ func TestFaultPausedThenKilledMaster(t *testing.T) {
 		}
 		if call.err != nil && !call.healthy && call.phase == "paused" &&
 			!errors.Is(call.err, context.DeadlineExceeded) {
-			t.Errorf("call on the paused master failed with %v, want an error wrapping context.DeadlineExceeded", call.err)
+			t.Errorf("call on the paused master (ContextTimeoutEnabled %v) failed with %v, want an error wrapping context.DeadlineExceeded", call.direct, call.err)
 		}
 	}
 	if late > 0 {
-		t.Errorf("%d of %d calls outlived their %v deadline by more than %v; worst %v (healthy master %v, %s): %v",
-			late, len(calls), timeout, deadlineSlack, worst.latency, worst.healthy, worst.phase, worst.err)
+		t.Errorf("%d of %d calls outlived their %v deadline by more than %v; worst %v (healthy master %v, ContextTimeoutEnabled %v, %s): %v",
+			late, len(calls), timeout, deadlineSlack, worst.latency, worst.healthy, worst.direct, worst.phase, worst.err)
+	}
+}
+
+// checkHealthyCalls checks the calls on healthy masters in phase p of the
+// Clients on ContextTimeoutEnabled clients (direct) or on default ones.
+func checkHealthyCalls(t *testing.T, calls []faultCall, p string, direct bool) {
+	t.Helper()
+	var ok, failed int
+	var lat []time.Duration
+	var firstErr error
+	for _, call := range calls {
+		if call.phase != p || !call.healthy || call.direct != direct {
+			continue
+		}
+		if call.err != nil {
+			failed++
+			if firstErr == nil {
+				firstErr = call.err
+			}
+			continue
+		}
+		ok++
+		lat = append(lat, call.latency)
+	}
+	slices.Sort(lat)
+	if ok == 0 {
+		t.Errorf("%s (ContextTimeoutEnabled %v): no call on a healthy master succeeded (%d failed, first: %v)", p, direct, failed, firstErr)
+		return
+	}
+	p99 := lat[len(lat)*99/100]
+	t.Logf("%s (ContextTimeoutEnabled %v): healthy masters: %d ok, %d failed (first: %v), latency p50 %v p99 %v max %v", p, direct, ok, failed, firstErr, lat[len(lat)/2], p99, lat[len(lat)-1])
+	// A healthy master answers in milliseconds; a failure here means
+	// its calls waited for the failed one.
+	if failed > ok/10 {
+		t.Errorf("%s (ContextTimeoutEnabled %v): %d of %d calls on healthy masters failed (first: %v)", p, direct, failed, ok+failed, firstErr)
 	}
 }
 

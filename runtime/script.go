@@ -121,13 +121,18 @@ func isNoScript(err error) bool {
 // has not answered (go-redis only applies a context's deadline to the
 // socket with Options.ContextTimeoutEnabled, and a paused server holds a
 // call for the read timeout times the retries). The round trip then
-// finishes on its own.
+// finishes on its own. When the client bounds the call by ctx itself
+// (Client.sendsDirect) it runs on the caller's goroutine.
 func (c *Client) run(ctx context.Context, s *Script, keys []string, args ...any) (any, error) {
-	if ctx.Done() == nil {
-		return c.runNow(ctx, s, keys, args...)
-	}
 	if ctx.Err() != nil {
 		return nil, errNotSent(ctx)
+	}
+	if c.sendsDirect(ctx) {
+		v, err := c.runNow(ctx, s, keys, args...)
+		if err != nil && ctxEnded(ctx) {
+			return nil, errInFlight(ctx)
+		}
+		return v, err
 	}
 	type result struct {
 		reply any
