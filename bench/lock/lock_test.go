@@ -11,9 +11,11 @@ import (
 	"fmt"
 	mrand "math/rand/v2"
 	"os"
+	"runtime/metrics"
 	"slices"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -186,6 +188,56 @@ func contended(b *testing.B, lib library, goroutines int, shared bool) {
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// BenchmarkLockCycle is the cost of one uncontended lock cycle, Obtain and
+// Release of one key by one goroutine with nothing held in between: two
+// script calls, each alone on its shard. "deadline": go-redis defaults and a
+// context with a deadline, as a service passes it; "background": a context
+// that never ends; "ctxtimeout": a go-redis client with
+// ContextTimeoutEnabled and a context with a deadline. Besides ns/op it
+// reports, per cycle, the goroutines the process created, the context
+// switches of its OS threads (getrusage, voluntary and involuntary) and the
+// CPU time of the process (user and system): a call that crosses goroutines
+// pays in wake-ups what a call on the caller's goroutine does not.
+func BenchmarkLockCycle(b *testing.B) {
+	for _, mode := range []string{"deadline", "background", "ctxtimeout"} {
+		b.Run(mode, func(b *testing.B) {
+			opts := &redis.Options{Addr: addr(b), PoolSize: 128, ContextTimeoutEnabled: mode == "ctxtimeout"}
+			rdb := redis.NewClient(opts)
+			b.Cleanup(func() { rdb.Close() })
+			c := runtime.New(rdb, nil)
+			key := runtime.Key("bench", uniqueID(), "lock")
+			ctx := context.Background()
+			if mode != "background" {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, 10*time.Minute)
+				defer cancel()
+			}
+			sample := []metrics.Sample{{Name: "/sched/goroutines-created:goroutines"}}
+			var ru0, ru1 syscall.Rusage
+			b.ResetTimer()
+			metrics.Read(sample)
+			created := sample[0].Value.Uint64()
+			syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
+			for b.Loop() {
+				l, err := c.Obtain(ctx, key, ttl, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := l.Release(ctx); err != nil {
+					b.Fatal(err)
+				}
+			}
+			syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
+			metrics.Read(sample)
+			b.ReportMetric(float64(sample[0].Value.Uint64()-created)/float64(b.N), "goroutines/op")
+			sw := (ru1.Nvcsw - ru0.Nvcsw) + (ru1.Nivcsw - ru0.Nivcsw)
+			b.ReportMetric(float64(sw)/float64(b.N), "ctxsw/op")
+			cpu := time.Duration(ru1.Utime.Nano()+ru1.Stime.Nano()-ru0.Utime.Nano()-ru0.Stime.Nano()) / time.Duration(b.N)
+			b.ReportMetric(float64(cpu)/float64(time.Microsecond), "cpu-µs/op")
+		})
+	}
+}
 
 // BenchmarkDistinctKeys is scenario (b): 50 goroutines, each obtaining and
 // releasing its own key with nothing held in between; ns/op is per cycle.
