@@ -35,11 +35,13 @@ func (s *Script) Source() string { return s.src }
 // SHA1 returns the digest EVALSHA refers to the script by.
 func (s *Script) SHA1() string { return s.sha }
 
-// includeLine marks where a script takes a prelude from lua/prelude: the
-// line "--@include fence" is replaced with lua/prelude/fence.lua. Each
-// script stays one text that Redis runs and slotlint checks (Source), with
-// its shebang first, while the code the scripts share is written once.
-const includeLine = "--@include "
+// includeLine starts the line that includes a prelude, in the form of
+// BullMQ's include directives, which slotlint's Lua checker resolves too:
+// the line `--- @include "prelude/fence"` is replaced with
+// lua/prelude/fence.lua. Each script stays one text that Redis runs and
+// slotlint checks (Source), with its shebang first, while the code the
+// scripts share is written once.
+const includeLine = `--- @include "`
 
 func mustScript(name string, form callForm) *Script {
 	src, err := loadScript(name)
@@ -58,17 +60,17 @@ func loadScript(name string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("missing embedded script %s", name)
 	}
-	lines := strings.SplitAfter(string(file), "\n")
 	var b strings.Builder
-	for _, line := range lines {
-		prelude, ok := strings.CutPrefix(strings.TrimRight(line, "\n"), includeLine)
-		if !ok {
+	for line := range strings.Lines(string(file)) {
+		inc, ok := strings.CutPrefix(strings.TrimRight(line, "\n"), includeLine)
+		inc, closed := strings.CutSuffix(inc, `"`)
+		if !ok || !closed {
 			b.WriteString(line)
 			continue
 		}
-		text, err := luaFiles.ReadFile(path.Join("lua", "prelude", prelude+".lua"))
+		text, err := luaFiles.ReadFile(path.Join("lua", inc+".lua"))
 		if err != nil {
-			return "", fmt.Errorf("script %s includes a missing prelude %q", name, prelude)
+			return "", fmt.Errorf("script %s includes a missing file %q", name, inc)
 		}
 		b.Write(text)
 	}

@@ -63,8 +63,14 @@ func TestSelfLint(t *testing.T) {
 			if !strings.HasPrefix(string(src), "#!lua") {
 				t.Errorf("%s: the #!lua shebang is not the first line", file)
 			}
-			// The text Redis runs, preludes included, is what is checked.
-			for _, f := range luacheck.Check(src, luacheck.Options{Filename: file, NumKeys: n, KeysKnown: true}) {
+			// The text Redis runs, preludes included, is what is checked:
+			// the checker joins the includes itself, as for BullMQ's.
+			text, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := luacheck.Options{Filename: file, NumKeys: n, KeysKnown: true, Includes: true}
+			for _, f := range luacheck.Check(text, opts) {
 				t.Errorf("%s: %s: %s", f.Pos, f.Rule, f.Message)
 			}
 		}
@@ -74,8 +80,9 @@ func TestSelfLint(t *testing.T) {
 	})
 }
 
-// includePreludes reads a script file and replaces each "--@include name"
-// line with lua/prelude/name.lua, as the package does when it loads it.
+// includePreludes reads a script file and replaces each
+// `--- @include "name"` line with lua/name.lua, as the package does when it
+// loads it.
 func includePreludes(t *testing.T, file string) []byte {
 	t.Helper()
 	src, err := os.ReadFile(file)
@@ -84,12 +91,13 @@ func includePreludes(t *testing.T, file string) []byte {
 	}
 	var out []byte
 	for line := range strings.Lines(string(src)) {
-		name, ok := strings.CutPrefix(strings.TrimSuffix(line, "\n"), "--@include ")
-		if !ok {
+		name, ok := strings.CutPrefix(strings.TrimSuffix(line, "\n"), `--- @include "`)
+		name, closed := strings.CutSuffix(name, `"`)
+		if !ok || !closed {
 			out = append(out, line...)
 			continue
 		}
-		prelude, err := os.ReadFile(filepath.Join("lua", "prelude", name+".lua"))
+		prelude, err := os.ReadFile(filepath.Join("lua", name+".lua"))
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}

@@ -19,7 +19,7 @@
 --        written, {0, pttl, gen, reserved, waiters} when another owner
 --        holds the lock or it is reserved for another ticket (as in
 --        obtain.lua; the state is not written).
---@include fence
+--- @include "prelude/fence"
 local lock = KEYS[1]
 local state = KEYS[3]
 local token = ARGV[1]

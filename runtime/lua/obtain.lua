@@ -27,7 +27,7 @@
 -- half-way. Types are checked before any write (the fencing counter by its
 -- INCR, the first write), so a key of another type is reported and left
 -- untouched.
---@include fence
+--- @include "prelude/fence"
 local lock = KEYS[1]
 local token = ARGV[1]
 local ttl = ARGV[2]

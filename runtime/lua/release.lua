@@ -21,7 +21,7 @@
 -- Reply: {count} with the reentries still held, {0} when the lock was
 -- freed, {0, ticket} when it was reserved, {-1} when the token does not
 -- hold the lock (expired, taken over or released).
---@include fence
+--- @include "prelude/fence"
 local lock = KEYS[1]
 local wake = KEYS[3]
 local token = ARGV[1]
