@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
@@ -38,6 +39,7 @@ func TestStandardBodies(t *testing.T) {
 		t.Fatalf("%s: no function %s", pkg.PkgPath, name)
 		return 0
 	}
+	var mu sync.Mutex // the checker runs the analyzer on packages in parallel
 	analyzed := map[string]bool{}
 	count := &analysis.Analyzer{
 		Name: "count",
@@ -46,6 +48,8 @@ func TestStandardBodies(t *testing.T) {
 		// slotlint's analyzers are run.
 		FactTypes: []analysis.Fact{new(noFact)},
 		Run: func(pass *analysis.Pass) (any, error) {
+			mu.Lock()
+			defer mu.Unlock()
 			analyzed[pass.Pkg.Path()] = true
 			return nil, nil
 		},
