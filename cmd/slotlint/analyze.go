@@ -87,7 +87,7 @@ func runAnalyzer(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if f.sarif {
-		return runAnalyzerSARIF(fs.Args(), f.tests, stdout, stderr) // sarif.go
+		return runAnalyzerSARIF(fs.Args(), f.tests, stdout, stderr)
 	}
 	pkgs, status := loadPackages(fs.Args(), f.tests, stderr) // load.go
 	if pkgs == nil {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/slotlint/slotlint/analyzer/rules"
+	"github.com/slotlint/slotlint/internal/sarif/sariftest"
 	"github.com/slotlint/slotlint/luacheck"
 )
 
@@ -226,12 +227,11 @@ func TestExampleShowsEveryRule(t *testing.T) {
 // suggested fix (SL1002, SL1301) carry it.
 func TestExampleSARIF(t *testing.T) {
 	bin := sharedBinary(t)
-	schema := sarifValidator(t)
 	code, stdout, stderr := runIn(t, exampleDir, bin, "-sarif", "./...")
 	if code != 0 {
 		t.Fatalf("slotlint -sarif: exit %d\n%s", code, stderr)
 	}
-	log := validSARIF(t, schema, stdout)
+	log := sariftest.Valid(t, stdout)
 	fixed := map[string]string{}
 	for _, res := range log.Runs[0].Results {
 		for _, fx := range res.Fixes {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/slotlint/slotlint/internal/sarif"
 )
 
 // TestEndToEndBoolFlags: -sarif and -json take the =true and =false forms
@@ -19,7 +21,7 @@ func TestEndToEndBoolFlags(t *testing.T) {
 		return json.Unmarshal([]byte(out), &tree) == nil && strings.Contains(out, `"SL1001"`)
 	}
 	isSARIF := func(out string) bool {
-		var log sarifLog
+		var log sarif.Log
 		return json.Unmarshal([]byte(out), &log) == nil && log.Version == "2.1.0" && strings.Contains(out, `"ruleId": "SL1001"`)
 	}
 	for _, tt := range []struct {

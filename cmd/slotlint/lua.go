@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/slotlint/slotlint/internal/sarif"
 	"github.com/slotlint/slotlint/luacheck"
 )
 
@@ -119,7 +120,7 @@ func runLua(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 
 	out := bufio.NewWriter(stdout)
 	if *asSARIF {
-		if err := writeSARIF(out, luaRules(), luaFindings(findings)); err != nil {
+		if err := sarif.Write(out, sarif.LuaRules(), sarif.LuaFindings(findings)); err != nil {
 			fmt.Fprintf(stderr, "slotlint lua: %v\n", err)
 			return 2
 		}

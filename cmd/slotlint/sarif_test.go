@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"sort"
@@ -10,100 +9,29 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/slotlint/slotlint/analyzer/rules"
 	"github.com/slotlint/slotlint/internal/ruleurl"
+	"github.com/slotlint/slotlint/internal/sarif"
+	"github.com/slotlint/slotlint/internal/sarif/sariftest"
 	"github.com/slotlint/slotlint/luacheck"
 )
-
-// The SARIF 2.1.0 JSON schema (draft-04), as the OASIS standard publishes
-// it in its final release candidate form (rtm.5); the copy in testdata is
-// the one shipped in the npm package @microsoft/jest-sarif 1.0.0-beta.0.
-const sarifSchemaFile = "testdata/sarif-2.1.0-rtm.5.json"
-
-func sarifValidator(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	f, err := os.Open(sarifSchemaFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft4)
-	c.AssertFormat()
-	const url = "sarif-schema-2.1.0.json"
-	if err := c.AddResource(url, doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-// validSARIF validates output against the schema and decodes it.
-func validSARIF(t *testing.T, schema *jsonschema.Schema, output string) sarifLog {
-	t.Helper()
-	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(output))
-	if err != nil {
-		t.Fatalf("SARIF output is not JSON: %v\n%s", err, output)
-	}
-	if err := schema.Validate(doc); err != nil {
-		t.Fatalf("SARIF output does not validate against the SARIF 2.1.0 schema: %v", err)
-	}
-	var log sarifLog
-	if err := json.Unmarshal([]byte(output), &log); err != nil {
-		t.Fatal(err)
-	}
-	if len(log.Runs) != 1 {
-		t.Fatalf("%d runs, want 1", len(log.Runs))
-	}
-	return log
-}
-
-// The validator must refuse what the schema forbids, or a pass proves
-// nothing.
-func TestSARIFSchemaRejects(t *testing.T) {
-	schema := sarifValidator(t)
-	for _, bad := range []string{
-		`{"version": "2.1.0"}`,
-		`{"version": "2.0.0", "runs": []}`,
-		`{"version": "2.1.0", "runs": [{"tool": {"driver": {}}}]}`,
-		`{"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "x"}}, "results": [{"message": {"text": "m"}, "level": "fatal"}]}]}`,
-	} {
-		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(bad))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if schema.Validate(doc) == nil {
-			t.Errorf("schema accepts %s", bad)
-		}
-	}
-}
 
 // TestSARIFAnalyzer: slotlint -sarif on the e2e module validates, carries
 // every Go rule with its metadata, and lists the findings of the text
 // output at the same places.
 func TestSARIFAnalyzer(t *testing.T) {
 	bin := sharedBinary(t)
-	schema := sarifValidator(t)
 	dir := filepath.Join("..", "..", "testdata", "e2e")
 	code, stdout, stderr := runIn(t, dir, bin, "-sarif", "./...")
 	if code != 0 {
 		t.Fatalf("slotlint -sarif: exit %d\n%s", code, stderr)
 	}
-	log := validSARIF(t, schema, stdout)
+	log := sariftest.Valid(t, stdout)
 	run := log.Runs[0]
 	if run.Tool.Driver.Name != "slotlint" {
 		t.Errorf("driver name %q", run.Tool.Driver.Name)
 	}
-	byID := map[string]sarifRule{}
+	byID := map[string]sarif.Rule{}
 	for _, r := range run.Tool.Driver.Rules {
 		byID[r.ID] = r
 	}
@@ -152,7 +80,6 @@ func TestSARIFAnalyzer(t *testing.T) {
 // TestSARIFLua: slotlint lua -sarif validates, carries every Lua rule, and
 // counts columns in characters.
 func TestSARIFLua(t *testing.T) {
-	schema := sarifValidator(t)
 	dir := t.TempDir()
 	// "é" is two bytes: the finding (at the command name) is at byte 30,
 	// character 29.
@@ -165,7 +92,7 @@ func TestSARIFLua(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("slotlint lua -sarif: exit %d, want 1 (findings)\n%s", code, stderr.String())
 	}
-	log := validSARIF(t, schema, stdout.String())
+	log := sariftest.Valid(t, stdout.String())
 	run := log.Runs[0]
 	if len(run.Tool.Driver.Rules) != len(luacheck.Rules) {
 		t.Errorf("%d rules, want the %d Lua rules", len(run.Tool.Driver.Rules), len(luacheck.Rules))
@@ -200,7 +127,6 @@ func sorted(s []string) []string {
 // writes; the fix validates against the schema.
 func TestSARIFFixes(t *testing.T) {
 	bin := sharedBinary(t)
-	schema := sarifValidator(t)
 	// "é" is two bytes: columns after it differ in bytes and characters.
 	src := `package fixme
 
@@ -219,7 +145,7 @@ func Load(ctx context.Context, rdb *redis.Client, id string) {
 	if code != 0 {
 		t.Fatalf("slotlint -sarif: exit %d\n%s", code, stderr)
 	}
-	log := validSARIF(t, schema, stdout)
+	log := sariftest.Valid(t, stdout)
 	results := log.Runs[0].Results
 	if len(results) != 1 || results[0].RuleID != "SL1002" || len(results[0].Fixes) != 1 {
 		t.Fatalf("want one SL1002 result with one fix, got %+v", results)
@@ -234,7 +160,7 @@ func Load(ctx context.Context, rdb *redis.Client, id string) {
 	reps := fix.ArtifactChanges[0].Replacements
 	// The first inserts "{" before the quote that ends "café: (line 10,
 	// character 22, byte 23), an empty region.
-	want := sarifReplacement{DeletedRegion: sarifRegion{StartLine: 10, StartColumn: 22, EndLine: 10, EndColumn: 22}, InsertedContent: &sarifText{Text: "{"}}
+	want := sarif.Replacement{DeletedRegion: sarif.Region{StartLine: 10, StartColumn: 22, EndLine: 10, EndColumn: 22}, InsertedContent: &sarif.Text{Text: "{"}}
 	if len(reps) != 4 || reps[0].DeletedRegion != want.DeletedRegion || reps[0].InsertedContent == nil || *reps[0].InsertedContent != *want.InsertedContent {
 		t.Fatalf("replacements %+v, want 4, the first %+v", reps, want)
 	}
