@@ -18,8 +18,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/slotlint/slotlint/analyzer"
 	"github.com/slotlint/slotlint/internal/ruledocs"
 	"github.com/slotlint/slotlint/internal/version"
+	"github.com/slotlint/slotlint/internal/vetx"
 )
 
 // subcommand is one mode of the binary; the Go analyzer is the default.
@@ -53,7 +55,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitClean
 		}
 	}
-	if answered, code := answerVetx(args); answered { // vetx.go
+	if answered, code := vetx.Answer(args, vetx.Suite{TypesOnly: analyzer.IsClientPackage, Facts: analyzer.FactAnalyzers()}); answered {
 		return code
 	}
 	return runAnalyzer(args, stdin, stdout, stderr)

@@ -1,19 +1,18 @@
-package main
+package vetx
 
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"go/token"
 	"go/types"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"golang.org/x/tools/go/gcexportdata"
 	"golang.org/x/tools/go/packages"
@@ -236,32 +235,51 @@ func TestReportsOnly(t *testing.T) {
 	}
 }
 
-// TestVetClientPackage vets a package of go-redis itself (with its tests),
-// a client package no rule checks, which the tool answers with its types
-// alone: go vet must accept that answer in text and JSON modes, and report
-// nothing.
-func TestVetClientPackage(t *testing.T) {
-	bin := sharedBinary(t)
-	dir := filepath.Join("..", "..", "testdata", "e2e")
-	// go vet caches results by the tool's flags; a context-lines value of
-	// this run's own makes it ask the tool again.
-	ctxLines := fmt.Sprintf("-c=%d", 1000+time.Now().UnixNano()%1000000)
-	code, stdout, stderr := runIn(t, dir, "go", "vet", ctxLines, "-vettool="+bin, "github.com/redis/go-redis/v9/internal/proto")
-	if code != 0 || strings.TrimSpace(stdout+stderr) != "" {
-		t.Fatalf("go vet of go-redis: exit %d\n%s%s", code, stdout, stderr)
+// TestPinnedToGoMod: the layout is written for the x/tools version go.mod
+// requires; moving x/tools means checking the format again (the end-to-end
+// go vet tests run it) and moving WrittenFor with it.
+func TestPinnedToGoMod(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "go.mod"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	code, stdout, stderr = runIn(t, dir, "go", "vet", "-json", ctxLines, "-vettool="+bin, "github.com/redis/go-redis/v9/internal/proto")
-	if code != 0 {
-		t.Fatalf("go vet -json of go-redis: exit %d\n%s%s", code, stdout, stderr)
-	}
-	dec := json.NewDecoder(strings.NewReader(stdout + stderr))
-	for dec.More() {
-		var tree map[string]any
-		if err := dec.Decode(&tree); err != nil {
-			t.Fatalf("go vet -json printed something else than JSON: %v\n%s%s", err, stdout, stderr)
+	required := ""
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == toolsModule {
+			required = f[1]
 		}
-		if len(tree) != 0 {
-			t.Errorf("go vet -json reported on go-redis: %v", tree)
+	}
+	if required != WrittenFor {
+		t.Errorf("go.mod requires %s %q, the vetx layout is written for %q", toolsModule, required, WrittenFor)
+	}
+	// A test binary's build information lists no dependencies, so
+	// whether a built slotlint links WrittenFor is checked on the binary
+	// (cmd/slotlint's TestBinaryLinksVetxLayout).
+}
+
+// TestOtherToolsVersionFallsBack: a binary linked with any other x/tools
+// (slotlint as a tool of a module that requires a newer one) does not
+// write vetx files itself.
+func TestOtherToolsVersionFallsBack(t *testing.T) {
+	dep := func(m *debug.Module) *debug.BuildInfo {
+		return &debug.BuildInfo{Main: debug.Module{Path: "github.com/slotlint/slotlint"}, Deps: []*debug.Module{
+			{Path: "github.com/redis/go-redis/v9", Version: WrittenFor}, m,
+		}}
+	}
+	for _, tt := range []struct {
+		name string
+		bi   *debug.BuildInfo
+		want bool
+	}{
+		{"the pinned version", dep(&debug.Module{Path: toolsModule, Version: WrittenFor}), true},
+		{"an older version", dep(&debug.Module{Path: toolsModule, Version: "v0.49.0"}), false},
+		{"a newer version", dep(&debug.Module{Path: toolsModule, Version: "v0.53.0"}), false},
+		{"replaced by a directory", dep(&debug.Module{Path: toolsModule, Version: WrittenFor, Replace: &debug.Module{Path: "../tools"}}), false},
+		{"replaced by the pinned version", dep(&debug.Module{Path: toolsModule, Version: "v0.49.0", Replace: &debug.Module{Path: "example.com/tools", Version: WrittenFor}}), true},
+		{"not linked", &debug.BuildInfo{Main: debug.Module{Path: "github.com/slotlint/slotlint"}}, false},
+	} {
+		if got := formatMatches(tt.bi); got != tt.want {
+			t.Errorf("%s: formatMatches = %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }

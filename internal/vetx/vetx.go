@@ -1,4 +1,21 @@
-package main
+// Package vetx answers go vet -vettool's requests for packages that only
+// need their types, without running the analyzers. It writes the "vetx"
+// files of x/tools' unitchecker, a private format: the layout is pinned to
+// the x/tools version it was written for (WrittenFor), and a binary linked
+// with any other version is never answered here, so it falls back to
+// unitchecker itself.
+//
+// go vet -vettool asks the tool for every package a module depends on, the
+// standard library included (most of the packages: 216 of 298 for
+// go-redis with its tests), with VetxOnly set: report nothing, write the
+// package's "vetx" file, which holds its types (for importers) and its
+// analysis facts. slotlint records no facts for the standard library and
+// for Redis client libraries (keyexpr), so for those packages it only
+// needs their exported types, and gets them by type-checking declarations
+// without function bodies, several times faster than the full analysis
+// unitchecker would run. Anything unexpected falls back to unitchecker.
+// Other dependencies get their facts from the fact analyzers alone.
+package vetx
 
 import (
 	"bytes"
@@ -15,23 +32,53 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/unitchecker"
 	"golang.org/x/tools/go/gcexportdata"
-
-	"github.com/slotlint/slotlint/analyzer"
 )
 
-// go vet -vettool asks the tool for every package a module depends on, the
-// standard library included (most of the packages: 216 of 298 for
-// go-redis with its tests), with VetxOnly set: report nothing, write the
-// package's "vetx" file, which holds its types (for importers) and its
-// analysis facts. slotlint records no facts for the standard library and
-// for Redis client libraries (keyexpr), so for those packages it only
-// needs their exported types, and gets them by type-checking declarations
-// without function bodies, several times faster than the full analysis
-// unitchecker would run. Anything unexpected falls back to unitchecker.
-// Other dependencies get their facts from the fact analyzers alone.
+// WrittenFor is the golang.org/x/tools version whose vetx layout this
+// package writes (the format changed between v0.49 and v0.52).
+// TestPinnedToGoMod fails when go.mod requires another one.
+const WrittenFor = "v0.52.0"
+
+// toolsModule is the module whose unitchecker reads the files.
+const toolsModule = "golang.org/x/tools"
+
+// Suite is what the shortcut needs to know of the analyzers.
+type Suite struct {
+	// TypesOnly reports whether the suite records no facts for a package
+	// (a Redis client library's own), so that its types are all it needs.
+	TypesOnly func(importPath string) bool
+	// Facts are the analyzers that record facts, all that a dependency
+	// needs to run.
+	Facts []*analysis.Analyzer
+}
+
+// linkedFormat reports whether the running binary is linked with the
+// x/tools version the layout was written for.
+var linkedFormat = sync.OnceValue(func() bool {
+	bi, ok := debug.ReadBuildInfo()
+	return ok && formatMatches(bi)
+})
+
+// formatMatches reports whether bi links x/tools at WrittenFor: as a
+// dependency (slotlint built in its own module or as a tool of another)
+// or replaced by a module of that version.
+func formatMatches(bi *debug.BuildInfo) bool {
+	for _, dep := range bi.Deps {
+		if dep.Path != toolsModule {
+			continue
+		}
+		if dep.Replace != nil {
+			return dep.Replace.Version == WrittenFor
+		}
+		return dep.Version == WrittenFor
+	}
+	return false
+}
 
 // vetConfig is the part of go vet's per-package .cfg file read here.
 type vetConfig struct {
@@ -47,16 +94,15 @@ type vetConfig struct {
 	FixArchive  string
 }
 
-// vetxMagic and the layout below are unitchecker's vetx file format
-// (golang.org/x/tools v0.52.0, pinned in go.mod): "vetx", the length of
-// the types section and of the facts section (uint32 little-endian), the
-// types in indexed export format without its 'i' prefix, then the facts.
-// TestStandardVetxKeepsExportedAPI and the end-to-end go vet tests fail if
-// it changes.
+// vetxMagic and the layout below are unitchecker's vetx file format at
+// WrittenFor: "vetx", the length of the types section and of the facts
+// section (uint32 little-endian), the types in indexed export format
+// without its 'i' prefix, then the facts. TestStandardVetxKeepsExportedAPI
+// and the end-to-end go vet tests fail if it changes.
 const vetxMagic = "vetx"
 
-// vetGCPercent is the GC target of a go vet tool process (see
-// answerVetx); BENCHMARKS.md has the measurement.
+// vetGCPercent is the GC target of a go vet tool process (see Answer);
+// BENCHMARKS.md has the measurement.
 const vetGCPercent = 400
 
 // isStandard: the package has no module and its import path's first
@@ -67,15 +113,16 @@ func isStandard(cfg *vetConfig) bool {
 	return cfg.ModulePath == "" && !strings.Contains(first, ".")
 }
 
-// answerVetx answers go vet's request for one package the cheap way when
-// it can: the types alone for a standard-library or client package (and
-// an empty result if the package is a vet target), or only the fact
+// Answer answers go vet's request for one package the cheap way when it
+// can: the types alone for a standard-library or client package (and an
+// empty result if the package is a vet target), or only the fact
 // analyzers for another dependency (unitchecker.Run, which exits). It
-// reports whether it answered; when not, the checker runs as usual.
-func answerVetx(args []string) (bool, int) {
+// reports whether it answered; when not, the checker runs as usual. A
+// binary linked with another x/tools than WrittenFor is never answered.
+func Answer(args []string, suite Suite) (bool, int) {
 	// go vet puts the tool's flags (such as -json) before the file; they do
 	// not matter when nothing is reported.
-	if len(args) == 0 || !strings.HasSuffix(args[len(args)-1], ".cfg") {
+	if len(args) == 0 || !strings.HasSuffix(args[len(args)-1], ".cfg") || !linkedFormat() {
 		return false, 0
 	}
 	// One process per package, alive for a fraction of a second and holding
@@ -90,11 +137,11 @@ func answerVetx(args []string) (bool, int) {
 	if json.Unmarshal(data, cfg) != nil || cfg.VetxOutput == "" {
 		return false, 0
 	}
-	typesOnly := isStandard(cfg) || analyzer.IsClientPackage(cfg.ImportPath)
+	typesOnly := isStandard(cfg) || suite.TypesOnly(cfg.ImportPath)
 	switch {
 	case cfg.VetxOnly && !typesOnly:
 		// Only the facts are wanted: run just the analyzers that make them.
-		unitchecker.Run(args[len(args)-1], analyzer.FactAnalyzers()) // exits
+		unitchecker.Run(args[len(args)-1], suite.Facts) // exits
 	case !cfg.VetxOnly && !(typesOnly && reportsOnly(args, cfg)):
 		return false, 0
 	}
