@@ -371,3 +371,57 @@ func TestBatchersLeaveWhenIdle(t *testing.T) {
 		t.Errorf("%d batchers after the Client was idle and used one slot, want 1", n)
 	}
 }
+
+// TestUncontendedLockRoundTrips checks that an uncontended Obtain and its
+// Release make one round trip each, one script call each, whether they go
+// out on the caller's goroutine (a context that never ends, or a deadline
+// on a ContextTimeoutEnabled client) or through the shard's sender (a
+// deadline on a default client): the bounds put on waiting and on calls in
+// flight add no round trip.
+func TestUncontendedLockRoundTrips(t *testing.T) {
+	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
+		ctx := context.Background()
+		for _, mode := range []string{"background", "deadline", "ctxtimeout"} {
+			var conn redis.UniversalClient
+			switch rdb.(type) {
+			case *redis.ClusterClient:
+				conn = redis.NewClusterClient(&redis.ClusterOptions{Addrs: redistest.ClusterAddrs(t), ContextTimeoutEnabled: mode == "ctxtimeout"})
+			default:
+				conn = redis.NewClient(&redis.Options{Addr: redistest.StandaloneAddr(t), ContextTimeoutEnabled: mode == "ctxtimeout"})
+			}
+			t.Cleanup(func() { conn.Close() })
+			c := New(conn, nil)
+			if err := c.Preload(ctx); err != nil {
+				t.Fatal(err)
+			}
+			key := Key("trips", tagged(t)+mode, "lock")
+			cctx, cancel := ctx, context.CancelFunc(func() {})
+			if mode != "background" {
+				cctx, cancel = context.WithTimeout(ctx, time.Minute)
+			}
+			// A first cycle loads the cluster's slot map and command table.
+			l, err := c.Obtain(cctx, key, time.Second, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := l.Release(cctx); err != nil {
+				t.Fatal(err)
+			}
+			var trips, scripts atomic.Int64
+			conn.AddHook(countHook{roundTrips: &trips, scripts: &scripts})
+			for range 5 {
+				l, err := c.Obtain(cctx, key, time.Second, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := l.Release(cctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cancel()
+			if n, s := trips.Load(), scripts.Load(); n != 10 || s != 10 {
+				t.Errorf("%s: 5 uncontended Obtain+Release cycles made %d round trips with %d script calls, want 10 and 10", mode, n, s)
+			}
+		}
+	})
+}
