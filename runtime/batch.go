@@ -36,26 +36,23 @@ type batcher struct {
 	id   shardKey // its key in Client.batchers
 	mu   sync.Mutex
 	busy bool // the shard's sender is running
-	idle bool // the sender waits for calls on wake (queue empty, nothing in flight)
 	// direct: a lone call is in flight on its caller's goroutine (see
 	// Client.sendsDirect); calls that arrive meanwhile queue, and that
-	// caller hands the queue to the sender when its reply is in.
+	// caller hands the queue to a sender when its reply is in.
 	direct bool
-	// used is when the last lone call on the caller's goroutine ended:
-	// a batcher without a sender is swept from the map after senderIdle.
+	// used is when the sender or the last lone call on its caller's
+	// goroutine finished: an unused batcher is swept from the map after
+	// Client.batcherIdle.
 	used  time.Time
-	gone  bool // the sender left and took the batcher out of Client.batchers
+	gone  bool // swept out of Client.batchers: callers look up a new one
 	queue []*batchCall
-	wake  chan struct{} // capacity 1: calls were queued while the sender was idle
 }
 
-// defaultSenderIdle is how long a shard's sender waits for calls before it leaves
-// and takes its batcher out of the Client's map. While calls keep coming the
-// sender stays: starting a goroutine per call cost each call a fresh stack
-// to grow and more wake-ups (BENCHMARKS.md, "the per-call cost"). After it
-// the batchers of shards no longer used (a master gone after a failover or
-// a resharding, the slots of a ring) do not accumulate.
-const defaultSenderIdle = time.Second
+// defaultBatcherIdle is how long a batcher goes unused before it may be
+// swept out of its Client's map (see sweepBatchers), so that the map does
+// not keep one for every shard the Client ever saw (a master gone after a
+// failover or a resharding, the slots of a ring).
+const defaultBatcherIdle = time.Second
 
 // States of a batchCall, guarded by its batcher's mu.
 const (
@@ -172,7 +169,7 @@ func (c *Client) sendDirect(ctx context.Context, call *batchCall) (reply any, se
 	}
 	b := c.batcherFor(ctx, call.Keys[0])
 	b.mu.Lock()
-	if b.gone || b.direct || len(b.queue) > 0 || (b.busy && !b.idle) {
+	if b.gone || b.direct || b.busy || len(b.queue) > 0 {
 		b.mu.Unlock()
 		return nil, false, nil
 	}
@@ -191,21 +188,17 @@ func (c *Client) sendDirect(ctx context.Context, call *batchCall) (reply any, se
 }
 
 // endDirect ends a lone call's turn on b: the calls queued meanwhile go to
-// the shard's sender.
+// a sender.
 func (c *Client) endDirect(b *batcher) {
 	b.mu.Lock()
 	b.direct = false
 	b.used = time.Now()
-	kick := len(b.queue) > 0 && !b.gone
-	start, wake := kick && !b.busy, kick && b.idle
-	if start {
-		b.busy = true
-	}
-	if wake {
-		b.idle = false
-	}
+	start := len(b.queue) > 0 && !b.busy && !b.gone
+	b.busy = b.busy || start
 	b.mu.Unlock()
-	c.kick(b, start, wake)
+	if start {
+		go c.sendQueue(b)
+	}
 }
 
 // sendsDirect reports whether a call under ctx may run on its caller's
@@ -254,12 +247,12 @@ func (c *Client) batcherFor(ctx context.Context, key string) *batcher {
 		if c.batchers == nil {
 			c.batchers = map[shardKey]*batcher{}
 		}
-		if now := time.Now(); len(c.batchers) >= c.sweepAt || now.Sub(c.swept) >= c.senderIdle {
+		if now := time.Now(); len(c.batchers) >= c.sweepAt || now.Sub(c.swept) >= c.batcherIdle {
 			c.sweepBatchers(now)
 			c.sweepAt = max(minSweep, 2*len(c.batchers))
 			c.swept = now
 		}
-		b = &batcher{id: id, wake: make(chan struct{}, 1)}
+		b = &batcher{id: id}
 		c.batchers[id] = b
 	}
 	return b
@@ -268,18 +261,17 @@ func (c *Client) batcherFor(ctx context.Context, key string) *batcher {
 // minSweep is the number of batchers from which adding one sweeps the map.
 const minSweep = 16
 
-// sweepBatchers takes out of the map the batchers that have no sender and
-// whose last lone call ended senderIdle ago or more (a batcher with a
-// sender leaves with it, see retire), so the map holds the shards in use
-// and not every shard the Client ever saw. It runs when a batcher is added
-// to a map that has doubled since the last sweep (at least minSweep), or
-// senderIdle after it, so the sweeps cost O(1) per batcher added, and the
-// map holds at most minSweep batchers or twice as many as were in use at
-// the last sweep. Called with c.mu held.
+// sweepBatchers takes out of the map the batchers with nothing queued or
+// in flight that were last used batcherIdle ago or more, so the map holds
+// the shards in use and not every shard the Client ever saw. It runs when
+// a batcher is added to a map that has doubled since the last sweep (at
+// least minSweep), or batcherIdle after it, so the sweeps cost O(1) per
+// batcher added, and the map holds at most minSweep batchers or twice as
+// many as were in use at the last sweep. Called with c.mu held.
 func (c *Client) sweepBatchers(now time.Time) {
 	for id, b := range c.batchers {
 		b.mu.Lock()
-		if !b.busy && !b.direct && len(b.queue) == 0 && now.Sub(b.used) >= c.senderIdle {
+		if !b.busy && !b.direct && len(b.queue) == 0 && now.Sub(b.used) >= c.batcherIdle {
 			b.gone = true
 			delete(c.batchers, id)
 		}
@@ -287,9 +279,9 @@ func (c *Client) sweepBatchers(now time.Time) {
 	}
 }
 
-// enqueue queues call on its shard's batcher, starting or waking the
-// shard's sender, and returns the batcher. A batcher whose sender has just
-// left (gone) is out of the map already: the call goes to a new one.
+// enqueue queues call on its shard's batcher, starting the shard's sender
+// unless it runs, and returns the batcher. A batcher swept out of the map
+// (gone) is not used again: the call goes to a new one.
 func (c *Client) enqueue(ctx context.Context, call *batchCall) *batcher {
 	for {
 		b := c.batcherFor(ctx, call.Keys[0])
@@ -300,57 +292,28 @@ func (c *Client) enqueue(ctx context.Context, call *batchCall) *batcher {
 		}
 		b.queue = append(b.queue, call)
 		// A caller sending directly hands the queue on when it is done.
-		start, wake := !b.direct && !b.busy, !b.direct && b.idle
-		if start {
-			b.busy = true
-		}
-		if wake {
-			b.idle = false
-		}
+		start := !b.direct && !b.busy
+		b.busy = b.busy || start
 		b.mu.Unlock()
-		c.kick(b, start, wake)
+		if start {
+			go c.sendQueue(b)
+		}
 		return b
 	}
 }
 
-// kick starts the shard's sender or wakes it, as the caller decided under
-// b.mu (and recorded there: busy set for start, idle cleared for wake).
-func (c *Client) kick(b *batcher, start, wake bool) {
-	switch {
-	case start:
-		go c.sendQueue(b)
-	case wake:
-		select {
-		case b.wake <- struct{}{}:
-		default: // a wake-up is pending already
-		}
-	}
-}
-
 // sendQueue is a shard's sender: it sends the queue, up to maxBatch calls
-// per pipeline, and waits for more; after Client.senderIdle without a call it
-// leaves and takes the batcher out of the Client's map.
+// per pipeline, until it is empty or a lone call is in flight on its
+// caller's goroutine (which starts a sender for the calls queued behind it).
 func (c *Client) sendQueue(b *batcher) {
-	idle := time.NewTimer(c.senderIdle)
-	defer idle.Stop()
 	for {
 		b.mu.Lock()
 		n := min(len(b.queue), maxBatch)
 		if n == 0 || b.direct {
-			// Nothing to send, or a lone call in flight on its caller's
-			// goroutine, which wakes this sender when its reply is in.
-			b.idle = true
+			b.busy = false
+			b.used = time.Now()
 			b.mu.Unlock()
-			idle.Reset(c.senderIdle)
-			select {
-			case <-b.wake:
-				continue
-			case <-idle.C:
-			}
-			if c.retire(b) {
-				return
-			}
-			continue
+			return
 		}
 		calls := make([]*batchCall, n)
 		copy(calls, b.queue)
@@ -382,26 +345,6 @@ func (c *Client) sendQueue(b *batcher) {
 			go call.abandoned(call.reply, call.err)
 		}
 	}
-}
-
-// retire takes b out of the Client's map when nothing was queued on it
-// since its sender went idle and no lone call is in flight on it; it
-// reports whether it did. Under c.mu, so a
-// caller that looks the batcher up afterwards makes a new one, and under
-// b.mu, so one that found it before sees it gone and looks again.
-func (c *Client) retire(b *batcher) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if len(b.queue) > 0 || b.direct {
-		return false
-	}
-	if c.batchers[b.id] == b {
-		delete(c.batchers, b.id)
-	}
-	b.gone, b.busy, b.idle, b.queue = true, false, false, nil
-	return true
 }
 
 // sendCalls runs calls, alone or as one pipeline, and sets each result.

@@ -239,7 +239,7 @@ func assertBatchersIdle(t *testing.T, c *Client) {
 		defer c.mu.Unlock()
 		for id, b := range c.batchers {
 			b.mu.Lock()
-			sending, n := (b.busy && !b.idle) || b.direct, len(b.queue)
+			sending, n := b.busy || b.direct, len(b.queue)
 			b.mu.Unlock()
 			if sending || n != 0 {
 				return fmt.Sprintf("batcher %v left sending (%v) with %d queued calls", id, sending, n)
@@ -288,19 +288,19 @@ func (h countHook) count(cmds ...redis.Cmder) {
 }
 
 // TestBatchersLeaveWhenIdle runs calls on the shards of many slots (a ring
-// keys its batchers by slot) through a Client whose shard senders leave
-// after 20ms without calls, with contexts that end (the calls go through
-// the senders) and without (lone calls go out on the caller's goroutine),
-// in bursts with pauses around that idle time so that callers race
-// against batchers leaving. Every call must get its result; afterwards the
-// senders' batchers are gone, and adding one sweeps out the others, so the
-// Client keeps no batcher per shard it ever saw.
+// keys its batchers by slot) through a Client whose batchers may be swept
+// after 20ms unused, with contexts that end (the calls go through the
+// shards' senders) and without (lone calls go out on the caller's
+// goroutine), in bursts with pauses around that idle time so that callers
+// race against the sweeps. Every call must get its result; afterwards
+// adding a batcher sweeps out the others, so the Client keeps no batcher
+// per shard it ever saw.
 func TestBatchersLeaveWhenIdle(t *testing.T) {
 	rdb := redis.NewRing(&redis.RingOptions{Addrs: map[string]string{"a": redistest.StandaloneAddr(t)}})
 	t.Cleanup(func() { rdb.Close() })
 	ctx := context.Background()
 	c := New(rdb, nil)
-	c.senderIdle = 20 * time.Millisecond
+	c.batcherIdle = 20 * time.Millisecond
 	id := tagged(t)
 	const tags = 40
 	value := func(i int) string { return Key("idle", id+"-"+strconv.Itoa(i), "v") }

@@ -52,9 +52,9 @@ type Client struct {
 	batchers map[shardKey]*batcher
 	sweepAt  int       // the size of batchers from which adding one sweeps it
 	swept    time.Time // when batchers was last swept
-	// senderIdle is how long a shard's sender waits for calls before it
-	// leaves (defaultSenderIdle; tests shorten it).
-	senderIdle time.Duration
+	// batcherIdle is how long a batcher goes unused before a sweep may
+	// take it out of batchers (defaultBatcherIdle; tests shorten it).
+	batcherIdle time.Duration
 	// ctxDeadlines: the go-redis client applies a context's deadline to
 	// its socket reads and writes (ContextTimeoutEnabled).
 	ctxDeadlines bool
@@ -77,14 +77,14 @@ func New(rdb redis.Scripter, opts *Options) *Client {
 		rdb = nil
 	}
 	c := &Client{
-		rdb:        rdb,
-		hooks:      NopHooks{},
-		minBackoff: time.Millisecond,
-		maxBackoff: 32 * time.Millisecond,
-		handoffArg: int64(100),
-		gates:      map[string]*gate{},
-		leases:     map[leaseID]*lease{},
-		senderIdle: defaultSenderIdle,
+		rdb:         rdb,
+		hooks:       NopHooks{},
+		minBackoff:  time.Millisecond,
+		maxBackoff:  32 * time.Millisecond,
+		handoffArg:  int64(100),
+		gates:       map[string]*gate{},
+		leases:      map[leaseID]*lease{},
+		batcherIdle: defaultBatcherIdle,
 	}
 	switch r := rdb.(type) {
 	case *redis.Client:
