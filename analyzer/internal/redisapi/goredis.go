@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
-	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
@@ -57,7 +55,7 @@ type collector struct {
 // with a literal command name, transactions and scripts.
 func collectGoRedis(pass *analysis.Pass, x *keyexpr.Extractor, res *Result) {
 	c := &collector{pass: pass, x: x, res: res, txOf: map[*types.Var]*Tx{}, heldTx: map[*ast.CallExpr]*Tx{}}
-	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	ins := res.ins
 	// A callback held in a variable is written before the call that runs
 	// it: bind its pipeliner first, so its commands join the transaction.
 	// A client configured to split commands per slot may be configured

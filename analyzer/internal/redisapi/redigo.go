@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
-	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
@@ -59,7 +57,7 @@ type argItem struct {
 // functions DoContext and DoWithTimeout, and Script calls.
 func collectRedigo(pass *analysis.Pass, x *keyexpr.Extractor, res *Result) {
 	c := &redigoCollector{pass: pass, x: x, res: res, watch: map[*types.Var]*redigoTx{}, multi: map[*types.Var]*redigoTx{}}
-	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	ins := res.ins
 	ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
 		if push {
 			c.call(n.(*ast.CallExpr), enclosingFunc(stack))

@@ -10,7 +10,7 @@ import (
 	"reflect"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
 	"github.com/slotlint/slotlint/slot"
@@ -88,6 +88,8 @@ type Result struct {
 	Keys  *keyexpr.Extractor
 	// handOffs are the calls passing an open transaction to a function.
 	handOffs []handOff
+	// ins walks the package's files for the front ends.
+	ins *inspector.Inspector
 }
 
 // Analyzer collects the calls; rule analyzers require it.
@@ -95,7 +97,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:       "slotlintcalls",
 	Doc:        "collects Redis commands sent through the supported clients, with their keys, for slotlint's rules",
 	Run:        run,
-	Requires:   []*analysis.Analyzer{inspect.Analyzer, keyexpr.Analyzer},
+	Requires:   []*analysis.Analyzer{keyexpr.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
 	FactTypes:  []analysis.Fact{new(Queues)},
 }

@@ -9,8 +9,6 @@ import (
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
-	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
@@ -87,7 +85,7 @@ type builtCmd struct {
 func collectRueidis(pass *analysis.Pass, x *keyexpr.Extractor, res *Result) {
 	c := &rueidisCollector{pass: pass, x: x, res: res, built: map[*ast.CallExpr]*builtCmd{}, lastTx: map[token.Pos]token.Pos{}}
 	var multis []*ast.CallExpr
-	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	ins := res.ins
 	ins.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
 		call := n.(*ast.CallExpr)
 		fn, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Func)

@@ -5,8 +5,6 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
-	"golang.org/x/tools/go/ast/inspector"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
@@ -50,7 +48,7 @@ func collectRuntime(pass *analysis.Pass, x *keyexpr.Extractor, res *Result) {
 		return
 	}
 	c := &collector{pass: pass, x: x, res: res}
-	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	ins := res.ins
 	ins.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
 		call := n.(*ast.CallExpr)
 		name, ok := runtimeMethod(pass.TypesInfo, call)
