@@ -57,8 +57,10 @@ vet:
 # its own, and cmd/slotlint's end-to-end tests run a binary built without
 # -race anyway. The analyzers still run under -race where the checker runs
 # them in parallel over many packages: runtime's TestSelfLint (the whole
-# suite over runtime, go-redis and the standard library).
-NORACE = ./analyzer/... ./cmd/...
+# suite over runtime, go-redis and the standard library). internal/vetx,
+# the go vet shortcut split out of cmd/slotlint, type-checks net/http and
+# its dependencies in its test and has no goroutines either.
+NORACE = ./analyzer/... ./cmd/... ./internal/vetx
 
 go-test: go-test-race go-test-norace
 
