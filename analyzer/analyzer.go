@@ -64,7 +64,7 @@ func Analyzers() []*analysis.Analyzer {
 // (unitchecker would run every analyzer that requires one of them too,
 // though their findings there are dropped.)
 func FactAnalyzers() []*analysis.Analyzer {
-	return []*analysis.Analyzer{keyexpr.Analyzer}
+	return []*analysis.Analyzer{keyexpr.Analyzer, luascript.ScriptFacts}
 }
 
 // IsClientPackage reports whether path is a Redis client library's own

@@ -29,7 +29,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "luascript",
 	Doc:      "check Lua scripts held in Go code, and each call against what its script does with KEYS and ARGV\n\nRules: SL1201, SL1202 (Lua findings under their LUA IDs).",
 	Run:      run,
-	Requires: []*analysis.Analyzer{config.Analyzer, redisapi.Analyzer, inspect.Analyzer},
+	Requires: []*analysis.Analyzer{config.Analyzer, redisapi.Analyzer, inspect.Analyzer, ScriptFacts},
 	URL:      "https://pkg.go.dev/github.com/slotlint/slotlint/analyzer/luascript",
 	// The Result tells other rules which script calls run a script whose
 	// text is known and that touches no key.
@@ -120,6 +120,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	c := &checker{pass: pass, cfg: cfg, x: calls.Keys, rep: report.New(pass, cfg, "SL1201", "SL1202"),
 		res: newResolver(pass), functions: map[string]*script{}}
+	c.res.imported = pass.ResultOf[ScriptFacts].(*importedScripts)
 
 	// Scripts created or loaded anywhere in the package, called or not.
 	for _, e := range created {
@@ -311,6 +312,9 @@ func (c *checker) reportScript(s *script) {
 			c.rep.Report("SL1202", s.anchor, nil, "embedded script %s cannot be checked: %s", s.embedded, s.err)
 		}
 		return
+	}
+	if s.imported {
+		return // reported in the package that holds the script
 	}
 	for _, f := range s.result.Findings {
 		if deferred(f) && (s.calls > 0 || s.library && c.calledFunction(s, f.Function)) {
@@ -550,6 +554,9 @@ func plural(n int, word string) string {
 // where names a position in the script for a message: the embedded file,
 // or the Lua line.
 func (s *script) where(p luacheck.Position) string {
+	if s.imported {
+		return fmt.Sprintf("%s, Lua line %d", s.origin, p.Line)
+	}
 	if s.embedded != "" {
 		return fmt.Sprintf("%s:%d", s.embedded, p.Line)
 	}

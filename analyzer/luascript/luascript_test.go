@@ -86,3 +86,9 @@ func f(rdb *redis.Client) { s.Run(context.Background(), rdb, []string{"k"}) }
 	}
 	analysistest.Run(t, dir, luascript.Analyzer, "./big")
 }
+
+// TestImportedScripts: scripts held in another package's exported
+// variables are checked at each call, from the facts of that package.
+func TestImportedScripts(t *testing.T) {
+	analysistest.Run(t, filepath.Join("..", "testdata"), luascript.Analyzer, "./scriptuse")
+}

@@ -50,6 +50,10 @@ type script struct {
 	id       string   // identity: the place the text is written
 	result   *luacheck.Result
 	calls    int
+	// imported: the script of another package's variable, named origin
+	// (pkg.Var), known from its fact; its own findings are reported there.
+	imported bool
+	origin   string
 	// calledFns are the library's functions some FCALL of the package names.
 	calledFns map[string]bool
 }
@@ -82,6 +86,8 @@ type resolver struct {
 	budget, size int
 	// byExpr remembers each expression's script.
 	byExpr map[ast.Expr]*script
+	// imported looks up the scripts other packages' variables hold.
+	imported *importedScripts
 }
 
 func newResolver(pass *analysis.Pass) *resolver {
@@ -378,6 +384,10 @@ func (r *resolver) pieces(e ast.Expr, out *[]piece, emb **script, depth int) boo
 		if v, ok := r.follow(x); ok {
 			return r.pieces(v, out, emb, depth+1)
 		}
+		if s := r.fromFact(x); s != nil {
+			*emb = s
+			return true
+		}
 		if obj := r.objectOf(x); obj != nil && r.value[obj] != nil && r.index[obj] == 0 {
 			// data, err := fs.ReadFile("x.lua")
 			if call, ok := ast.Unparen(r.value[obj]).(*ast.CallExpr); ok {
@@ -527,11 +537,26 @@ func (r *resolver) scriptValue(e ast.Expr) *script {
 		}
 		v, ok := r.follow(e)
 		if !ok {
-			return nil
+			return r.fromFact(e)
 		}
 		e = v
 	}
 	return nil
+}
+
+// fromFact is the script another package's exported variable holds, as
+// its fact records it.
+func (r *resolver) fromFact(e ast.Expr) *script {
+	v, ok := r.objectOf(e).(*types.Var)
+	if !ok || v.Pkg() == nil || v.Pkg() == r.pass.Pkg || v.IsField() {
+		return nil
+	}
+	f, ok := r.imported.lookup(v)
+	if !ok {
+		return nil
+	}
+	return r.intern(&script{src: []byte(f.Src), embedded: f.Embedded, library: f.Library, imported: true,
+		origin: v.Pkg().Name() + "." + v.Name(), id: "fact:" + v.Pkg().Path() + "." + v.Name()})
 }
 
 // maxCandidates bounds how many scripts one variable may be given and
