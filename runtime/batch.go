@@ -351,7 +351,13 @@ func (c *Client) sendQueue(b *batcher) {
 func (c *Client) sendCalls(calls []*batchCall) {
 	if len(calls) == 1 {
 		call := calls[0]
-		call.reply, call.err = c.runNow(call.ctx, call.Script, call.Keys, call.Args...)
+		ctx := call.ctx
+		if call.abandoned != nil {
+			// Its reply must come back even after its caller left (see
+			// pipelineContext).
+			ctx = context.WithoutCancel(ctx)
+		}
+		call.reply, call.err = c.runNow(ctx, call.Script, call.Keys, call.Args...)
 		return
 	}
 	// The pipeline carries several callers' calls: one caller's deadline
@@ -384,12 +390,18 @@ func (c *Client) sendCalls(calls []*batchCall) {
 
 // pipelineContext returns a context for a pipeline of calls: not cancelled
 // by any one caller, with the latest of their deadlines when all have one.
+// A call that must learn its result after its caller left (an Obtain, whose
+// lock is released when won too late) gives the pipeline no deadline: on a
+// client that applies a context's deadline to the socket, the deadline
+// would drop the connection and the reply with it, and a lock the server
+// granted would stay held, unreleased, for its whole TTL. The client's own
+// read timeout still bounds the wait, and the callers have left at theirs.
 func pipelineContext(calls []*batchCall) (context.Context, context.CancelFunc) {
 	ctx := context.WithoutCancel(calls[0].ctx)
 	var latest time.Time
 	for _, call := range calls {
 		d, ok := call.ctx.Deadline()
-		if !ok {
+		if !ok || call.abandoned != nil {
 			return ctx, func() {}
 		}
 		if d.After(latest) {

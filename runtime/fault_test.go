@@ -477,3 +477,74 @@ func BenchmarkExpiredTakeover(b *testing.B) {
 		})
 	}
 }
+
+// TestFaultObtainWonAfterDeadlineIsReleased pauses the server while an
+// Obtain is on its way, on a go-redis client with ContextTimeoutEnabled.
+// The caller leaves at its deadline; the server, resumed, runs the script
+// and grants the lock. The Client must still read that reply and release
+// the lock: the deadline used to reach the socket, go-redis dropped the
+// connection and the reply, and the lock stayed held for its whole TTL with
+// no holder.
+func TestFaultObtainWonAfterDeadlineIsReleased(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a private server and pauses it")
+	}
+	srv := redistest.StartServer(t)
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr, ContextTimeoutEnabled: true})
+	t.Cleanup(func() { rdb.Close() })
+	observer := srv.Client(t)
+	ctx := context.Background()
+	c := New(rdb, nil)
+	if err := c.Preload(ctx); err != nil {
+		t.Fatal(err)
+	}
+	key := Key("fwon", tagged(t), "lock")
+	const ttl = 30 * time.Second
+
+	srv.Pause(t)
+	octx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	start := time.Now()
+	l, err := c.Obtain(octx, key, ttl, &ObtainOptions{NoWait: true})
+	took := time.Since(start)
+	cancel()
+	if err == nil {
+		l.Release(ctx)
+		t.Fatal("Obtain succeeded on a paused server")
+	}
+	if took > 100*time.Millisecond+deadlineSlack {
+		t.Errorf("Obtain returned %v after it started, past its 100ms deadline", took)
+	}
+	time.Sleep(200 * time.Millisecond) // the caller is gone well before the server runs the script
+	srv.Resume(t)
+
+	// The script ran: the lock's fencing counter moved.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		n, err := observer.Exists(ctx, FencingKey(key)).Result()
+		if err == nil && n == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the paused Obtain never ran on the server (EXISTS fencing counter: %d, %v)", n, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// And the lock it won is released long before its TTL.
+	for {
+		n, err := observer.Exists(ctx, key).Result()
+		if err == nil && n == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			pttl, _ := observer.PTTL(ctx, key).Result()
+			t.Fatalf("the lock won after its caller left is still held (PTTL %v of %v): never released", pttl, ttl)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// The Client works on: the lock can be taken again at once.
+	l, err = c.Obtain(ctx, key, time.Second, &ObtainOptions{NoWait: true})
+	if err != nil {
+		t.Fatalf("Obtain after the release: %v", err)
+	}
+	l.Release(ctx)
+}
