@@ -55,15 +55,17 @@ func queueWaiter(t *testing.T, rdb redis.UniversalClient, key, fence, wake, toke
 		t.Fatalf("queueing %s: %+v, %v", token, v, err)
 	}
 	woken := make(chan string, 1)
-	go func() {
-		v, err := conn.BLPop(ctx, 5*time.Second, wake).Result()
+	inBackground(t, func(bg context.Context) {
+		v, err := conn.BLPop(bg, 5*time.Second, wake).Result()
 		if err != nil {
-			t.Error(err)
+			if bg.Err() == nil {
+				t.Error(err)
+			}
 			woken <- ""
 			return
 		}
 		woken <- v[1]
-	}()
+	})
 	return v.gen, woken
 }
 
@@ -79,13 +81,13 @@ func TestHandoffToQueuedWaiter(t *testing.T) {
 		must(t, err)
 		waiter := New(newClient(t, rdb), nil)
 		got := make(chan *Lock, 1)
-		go func() {
-			l, err := waiter.Obtain(ctx, key, 10*time.Second, nil)
-			if err != nil {
+		inBackground(t, func(bg context.Context) {
+			l, err := waiter.Obtain(bg, key, 10*time.Second, nil)
+			if err != nil && bg.Err() == nil {
 				t.Error(err)
 			}
 			got <- l
-		}()
+		})
 		time.Sleep(100 * time.Millisecond) // the waiter queues and blocks
 		must(t, first.Release(ctx))
 		if _, err := holder.Obtain(ctx, key, 10*time.Second, &ObtainOptions{NoWait: true}); !errors.Is(err, ErrNotObtained) {
@@ -93,13 +95,13 @@ func TestHandoffToQueuedWaiter(t *testing.T) {
 		}
 		// The releaser waits in turn and gets the lock after the waiter.
 		again := make(chan *Lock, 1)
-		go func() {
-			l, err := holder.Obtain(ctx, key, 10*time.Second, nil)
-			if err != nil {
+		inBackground(t, func(bg context.Context) {
+			l, err := holder.Obtain(bg, key, 10*time.Second, nil)
+			if err != nil && bg.Err() == nil {
 				t.Error(err)
 			}
 			again <- l
-		}()
+		})
 		var w *Lock
 		select {
 		case w = <-got:
@@ -380,14 +382,15 @@ func TestLockAndSetClaimsHandoff(t *testing.T) {
 		holder, err := New(rdb, nil).Obtain(ctx, key, 10*time.Second, nil)
 		must(t, err)
 		got := make(chan *Lock, 1)
-		go func() {
-			l, err := New(newClient(t, rdb), nil).LockAndSet(ctx, key, 10*time.Second,
+		other := New(newClient(t, rdb), nil)
+		inBackground(t, func(bg context.Context) {
+			l, err := other.LockAndSet(bg, key, 10*time.Second,
 				StateWrite{Key: state, Field: "f", Value: "w", TTL: time.Minute}, nil)
-			if err != nil {
+			if err != nil && bg.Err() == nil {
 				t.Error(err)
 			}
 			got <- l
-		}()
+		})
 		time.Sleep(100 * time.Millisecond)
 		if n := rdb.Exists(ctx, state).Val(); n != 0 {
 			t.Fatal("a waiting LockAndSet wrote the state")

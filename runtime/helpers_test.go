@@ -134,3 +134,21 @@ func must1[T any](v T, err error) T {
 	}
 	return v
 }
+
+// inBackground runs f on its own goroutine with a context that ends when
+// the test does, and waits for f in the test's cleanup. A goroutine that
+// reports a failure must not outlive its test: when a test stops early
+// (t.Fatal), a later t.Error from a goroutine still waiting on Redis
+// panics the whole test binary. f reports an error only while ctx lasts.
+func inBackground(t *testing.T, f func(ctx context.Context)) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	go func() {
+		defer close(done)
+		f(ctx)
+	}()
+}
