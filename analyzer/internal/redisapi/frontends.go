@@ -2,6 +2,7 @@ package redisapi
 
 import (
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -42,12 +43,14 @@ var frontEnds = []frontEnd{
 func run(pass *analysis.Pass) (any, error) {
 	x := pass.ResultOf[keyexpr.Analyzer].(*keyexpr.Extractor)
 	res := &Result{Keys: x}
+	// Before anything else: a client's own packages (a go-redis extension
+	// that imports go-redis) pass the clients they use on to importers too.
+	used := usedRoots(pass)
 	for _, fe := range frontEnds {
 		if fe.isClient(pass.Pkg.Path()) {
 			return res, nil
 		}
 	}
-	used := usedRoots(pass.Pkg)
 	if len(used) == 0 {
 		return res, nil
 	}
@@ -81,31 +84,56 @@ var roots, layeredRoots = func() (all, layered map[string]bool) {
 	return all, layered
 }()
 
-// usedRoots returns the client packages pkg depends on, directly or not,
-// in one walk over its imports.
-func usedRoots(pkg *types.Package) map[string]bool {
+// ClientsUsed is the package fact of the client packages (front ends'
+// roots) a package depends on, directly or not, sorted. Each package reads
+// its direct imports' facts instead of walking its whole import graph, a
+// walk every package of a program repeated (quadratic in the graph).
+type ClientsUsed struct{ Roots []string }
+
+func (*ClientsUsed) AFact() {}
+
+func (f *ClientsUsed) String() string { return "clients(" + strings.Join(f.Roots, " ") + ")" }
+
+// usedRoots returns the client packages pass's package depends on, directly
+// or not (the package itself included when it is one), and exports them as
+// its ClientsUsed fact. The import graph is not followed below a client's
+// root unless the client is layered on another (the runtime on go-redis).
+func usedRoots(pass *analysis.Pass) map[string]bool {
 	var used map[string]bool
-	seen := map[*types.Package]bool{}
-	var walk func(p *types.Package)
-	walk = func(p *types.Package) {
-		if seen[p] {
-			return
+	add := func(path string) {
+		if used == nil {
+			used = map[string]bool{}
 		}
-		seen[p] = true
+		used[path] = true
+	}
+	follow := func(p *types.Package) bool {
 		if roots[p.Path()] {
-			if used == nil {
-				used = map[string]bool{}
-			}
-			used[p.Path()] = true
-			if !layeredRoots[p.Path()] {
-				return
-			}
+			add(p.Path())
+			return layeredRoots[p.Path()]
 		}
-		for _, q := range p.Imports() {
-			walk(q)
+		return true
+	}
+	if follow(pass.Pkg) {
+		for _, q := range pass.Pkg.Imports() {
+			if !follow(q) {
+				continue
+			}
+			var f ClientsUsed
+			if pass.ImportPackageFact(q, &f) {
+				for _, r := range f.Roots {
+					add(r)
+				}
+			}
 		}
 	}
-	walk(pkg)
+	if len(used) > 0 {
+		f := &ClientsUsed{Roots: make([]string, 0, len(used))}
+		for r := range used {
+			f.Roots = append(f.Roots, r)
+		}
+		slices.Sort(f.Roots)
+		pass.ExportPackageFact(f)
+	}
 	return used
 }
 

@@ -99,5 +99,5 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{keyexpr.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
-	FactTypes:  []analysis.Fact{new(Queues)},
+	FactTypes:  []analysis.Fact{new(Queues), new(ClientsUsed)},
 }

@@ -1,5 +1,7 @@
-// Package queue queues its commands on the pipeliner its caller hands it.
-package queue
+package queue // want package:`clients\(github.com/redis/go-redis/v9\)`
+
+// The package queues its commands on the pipeliner its caller hands it (a
+// package doc comment would move the package fact's position off this line).
 
 import (
 	"context"
