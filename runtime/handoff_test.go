@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -257,9 +258,41 @@ func TestHandoffKeepsPlaceBehindReservation(t *testing.T) {
 				time.Sleep(time.Millisecond)
 			}
 		}
+		// waitBlocked waits until the server holding the wake-up list has at
+		// least n clients blocked in BLPOP. A waiter counted in the queue
+		// calls BLPOP just after, from its own goroutine, and the hand-off
+		// goes in the order of those calls: a fixed sleep let a loaded
+		// machine call B's before R's.
+		node := rdb
+		if cc, ok := rdb.(*redis.ClusterClient); ok {
+			m, err := cc.MasterForKey(ctx, wake)
+			must(t, err)
+			node = m
+		}
+		waitBlocked := func(n int) {
+			t.Helper()
+			deadline := time.Now().Add(5 * time.Second)
+			for {
+				info, err := node.Info(ctx, "clients").Result()
+				must(t, err)
+				var got int
+				for line := range strings.Lines(info) {
+					if v, ok := strings.CutPrefix(strings.TrimSpace(line), "blocked_clients:"); ok {
+						got, _ = strconv.Atoi(v)
+					}
+				}
+				if got >= n {
+					return
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("waiting for %d clients blocked in BLPOP: %d", n, got)
+				}
+				time.Sleep(time.Millisecond)
+			}
+		}
 		take("A") // queued behind D while the lock is held
 		waitQueued(2)
-		time.Sleep(20 * time.Millisecond) // A blocks right after its attempt
+		waitBlocked(2) // D and A
 
 		released := time.Now()
 		must(t, holder.Release(ctx))
@@ -269,14 +302,15 @@ func TestHandoffKeepsPlaceBehindReservation(t *testing.T) {
 		}
 		take("R") // asks while the lock is reserved for D
 		waitQueued(3)
-		time.Sleep(20 * time.Millisecond)
+		waitBlocked(2) // A and R; D's BLPOP returned with its ticket
 		r, err := rdb.EvalSha(ctx, obtainScript.SHA1(), []string{key, fence}, "d-token", 10000, strconv.FormatInt(gen, 10), tk).Result()
 		must(t, err)
 		if v, err := parseObtainReply(r); err != nil || !v.acquired {
 			t.Fatalf("D claiming with its ticket: %+v, %v", v, err)
 		}
-		take("B")     // asks while D holds the lock, before the window ends
-		waitQueued(3) // A, R and B; D left the queue when it claimed
+		take("B")      // asks while D holds the lock, before the window ends
+		waitQueued(3)  // A, R and B; D left the queue when it claimed
+		waitBlocked(3) // A, R and B
 		// D holds the lock past the end of the window it was reserved in.
 		time.Sleep(2*window - time.Since(released))
 		r, err = rdb.EvalSha(ctx, releaseScript.SHA1(), []string{key, fence, wake}, "d-token", window.Milliseconds(), "0").Result()
