@@ -477,6 +477,25 @@ func (x *Extractor) resultField(call *ast.CallExpr, name string, ev *env, depth 
 	return x.bind(k, fn, call, ev, depth)
 }
 
+// FieldValue reports whether e selects a struct field and, when this
+// package gives that field exactly one value (an assignment or a struct
+// literal) and never writes it otherwise or takes its address, returns
+// that value: a script created in a constructor and held in a field is
+// that script at every use.
+func (x *Extractor) FieldValue(e ast.Expr) (value ast.Expr, isField bool) {
+	f, ok := fieldOf(x.info, e)
+	if !ok {
+		return nil, false
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	scan := x.fields()
+	if ws := scan.writes[f]; len(ws) == 1 && !scan.unknown[f] {
+		return ws[0].rhs, true
+	}
+	return nil, true
+}
+
 // fields scans the package's field writes on first need.
 func (x *Extractor) fields() *fieldScan {
 	if x.scan == nil {

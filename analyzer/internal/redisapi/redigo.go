@@ -33,9 +33,6 @@ type redigoCollector struct {
 	// globals are the package's variables' initial values, indexed when a
 	// script variable is first followed.
 	globals map[*types.Var]ast.Expr
-	// fieldVals holds the one value of struct fields set once, built on
-	// first use.
-	fieldVals map[*types.Var]ast.Expr
 }
 
 // redigoTx is a transaction being collected: the function it is in, so a
@@ -581,11 +578,8 @@ func (c *redigoCollector) newScript(e ast.Expr) (int, ast.Expr, bool) {
 			}
 			return n, call.Args[1], true
 		}
-		if f := fieldOf(c.pass.TypesInfo, e); f != nil {
-			if c.fieldVals == nil {
-				c.fieldVals = fieldValues(c.pass)
-			}
-			if e = c.fieldVals[f]; e == nil {
+		if v, isField := c.x.FieldValue(e); isField {
+			if e = v; e == nil {
 				return 0, nil, false
 			}
 			continue

@@ -64,9 +64,6 @@ type rueidisCollector struct {
 	// pkgVars holds the initial values of package-level variables, built
 	// on first use, for scripts created outside the function running them.
 	pkgVars map[*types.Var]ast.Expr
-	// fieldVals holds the one value of struct fields set once, built on
-	// first use.
-	fieldVals map[*types.Var]ast.Expr
 	// lastTx is the end of the last transaction sent in a function, by
 	// the function's start.
 	lastTx map[token.Pos]token.Pos
@@ -499,11 +496,8 @@ func (c *rueidisCollector) luaSource(e ast.Expr) (ast.Expr, bool) {
 			e = o
 			continue
 		}
-		if f := fieldOf(c.pass.TypesInfo, e); f != nil {
-			if c.fieldVals == nil {
-				c.fieldVals = fieldValues(c.pass)
-			}
-			if e = c.fieldVals[f]; e == nil {
+		if v, isField := c.x.FieldValue(e); isField {
+			if e = v; e == nil {
 				return nil, false
 			}
 			continue
