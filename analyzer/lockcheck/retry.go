@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/slotlint/slotlint/analyzer/internal/astutil"
 )
 
 // retry reports SL1303: a loop around a lock acquisition (SET NX) that
@@ -210,7 +212,7 @@ func (c *checker) fixedIn(d ast.Expr, loop ast.Node) bool {
 // writtenIn reports whether v is assigned, incremented or has its address
 // taken inside n.
 func writtenIn(info *types.Info, v *types.Var, n ast.Node) bool {
-	return assignedIn(n, true, func(e ast.Expr) bool {
+	return astutil.AssignedIn(n, true, func(e ast.Expr) bool {
 		id, ok := ast.Unparen(e).(*ast.Ident)
 		return ok && (info.Uses[id] == v || info.Defs[id] == v)
 	})
@@ -218,7 +220,7 @@ func writtenIn(info *types.Info, v *types.Var, n ast.Node) bool {
 
 // fieldWrittenIn reports whether field is assigned inside n.
 func fieldWrittenIn(info *types.Info, field types.Object, n ast.Node) bool {
-	return assignedIn(n, false, func(e ast.Expr) bool {
+	return astutil.AssignedIn(n, false, func(e ast.Expr) bool {
 		s, ok := ast.Unparen(e).(*ast.SelectorExpr)
 		if !ok {
 			return false
@@ -226,26 +228,6 @@ func fieldWrittenIn(info *types.Info, field types.Object, n ast.Node) bool {
 		sel, ok := info.Selections[s]
 		return ok && sel.Obj() == field
 	})
-}
-
-// assignedIn reports whether an expression matching is is assigned or
-// incremented inside n, or, with addr, has its address taken.
-func assignedIn(n ast.Node, addr bool, is func(ast.Expr) bool) bool {
-	found := false
-	ast.Inspect(n, func(m ast.Node) bool {
-		switch m := m.(type) {
-		case *ast.AssignStmt:
-			for _, l := range m.Lhs {
-				found = found || is(l)
-			}
-		case *ast.IncDecStmt:
-			found = found || is(m.X)
-		case *ast.UnaryExpr:
-			found = found || (addr && m.Op == token.AND && is(m.X))
-		}
-		return !found
-	})
-	return found
 }
 
 // duration renders a wait: its value when constant, else as written.

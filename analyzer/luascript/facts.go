@@ -2,8 +2,6 @@ package luascript
 
 import (
 	"fmt"
-	"go/ast"
-	"go/token"
 	"go/types"
 	"reflect"
 
@@ -61,19 +59,10 @@ func runFacts(pass *analysis.Pass) (any, error) {
 		return out, nil
 	}
 	var exported []*types.Var
-	for _, f := range pass.Files {
-		for _, d := range f.Decls {
-			gd, ok := d.(*ast.GenDecl)
-			if !ok || gd.Tok != token.VAR {
-				continue
-			}
-			for _, spec := range gd.Specs {
-				for _, name := range spec.(*ast.ValueSpec).Names {
-					if v, ok := pass.TypesInfo.Defs[name].(*types.Var); ok && name.IsExported() {
-						exported = append(exported, v)
-					}
-				}
-			}
+	scope := pass.Pkg.Scope()
+	for _, name := range scope.Names() {
+		if v, ok := scope.Lookup(name).(*types.Var); ok && v.Exported() {
+			exported = append(exported, v)
 		}
 	}
 	if len(exported) == 0 {

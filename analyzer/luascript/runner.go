@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/slotlint/slotlint/analyzer/internal/astutil"
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
 	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
 )
@@ -104,21 +105,7 @@ func (c *checker) written(fd *ast.FuncDecl, sig *types.Signature) bool {
 		}
 		return false
 	}
-	found := false
-	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			for _, l := range n.Lhs {
-				found = found || isParam(l)
-			}
-		case *ast.IncDecStmt:
-			found = found || isParam(n.X)
-		case *ast.UnaryExpr:
-			found = found || n.Op.String() == "&" && isParam(n.X)
-		}
-		return !found
-	})
-	return found
+	return astutil.AssignedIn(fd.Body, true, isParam)
 }
 
 func anyLoop(list []keyexpr.Elem) bool {
