@@ -503,16 +503,16 @@ func TestFaultObtainWonAfterDeadlineIsReleased(t *testing.T) {
 
 	srv.Pause(t)
 	octx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
-	start := time.Now()
 	l, err := c.Obtain(octx, key, ttl, &ObtainOptions{NoWait: true})
-	took := time.Since(start)
 	cancel()
 	if err == nil {
 		l.Release(ctx)
 		t.Fatal("Obtain succeeded on a paused server")
 	}
-	if took > 100*time.Millisecond+deadlineSlack {
-		t.Errorf("Obtain returned %v after it started, past its 100ms deadline", took)
+	// How soon it returns is TestFaultPausedThenKilledMaster's and the
+	// benchmarks' matter; here, that it gave up for its deadline.
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Obtain on a paused server: %v, want an error wrapping context.DeadlineExceeded", err)
 	}
 	time.Sleep(200 * time.Millisecond) // the caller is gone well before the server runs the script
 	srv.Resume(t)
