@@ -1,0 +1,3 @@
+// Package scripts holds no code: its tests check the shell scripts beside
+// them.
+package scripts
