@@ -4,11 +4,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"golang.org/x/tools/go/analysis/analysistest"
-
 	"github.com/slotlint/slotlint/analyzer/crossslot"
 	"github.com/slotlint/slotlint/analyzer/hashtag"
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
+	"github.com/slotlint/slotlint/internal/suitetest"
 )
 
 // TestKeyBuilderFacts checks the facts recorded for builders of a package
@@ -16,7 +15,7 @@ import (
 // package.
 func TestKeyBuilderFacts(t *testing.T) {
 	dir := filepath.Join("testdata")
-	analysistest.Run(t, dir, keyexpr.Analyzer, "./facts/keys")
-	analysistest.Run(t, dir, crossslot.Analyzer, "./facts/use")
-	analysistest.Run(t, dir, hashtag.Analyzer, "./facts/usetag")
+	suitetest.Wants(t, dir, keyexpr.Analyzer, "./facts/keys")
+	suitetest.Wants(t, dir, crossslot.Analyzer, "./facts/use")
+	suitetest.Wants(t, dir, hashtag.Analyzer, "./facts/usetag")
 }

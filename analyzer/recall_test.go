@@ -4,10 +4,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"golang.org/x/tools/go/analysis/analysistest"
-
 	"github.com/slotlint/slotlint/analyzer/crossslot"
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
+	"github.com/slotlint/slotlint/internal/suitetest"
 )
 
 // TestKeysInFields checks keys held in struct fields, returned in structs,
@@ -15,6 +14,6 @@ import (
 // the package that builds them, and the findings where they are used.
 func TestKeysInFields(t *testing.T) {
 	dir := filepath.Join("testdata")
-	analysistest.Run(t, dir, keyexpr.Analyzer, "./recall/keys")
-	analysistest.Run(t, dir, crossslot.Analyzer, "./recall/use")
+	suitetest.Wants(t, dir, keyexpr.Analyzer, "./recall/keys")
+	suitetest.Wants(t, dir, crossslot.Analyzer, "./recall/use")
 }

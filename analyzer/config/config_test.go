@@ -6,10 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/go/analysis/analysistest"
-
 	"github.com/slotlint/slotlint/analyzer/config"
 	"github.com/slotlint/slotlint/analyzer/crossslot"
+	"github.com/slotlint/slotlint/internal/suitetest"
 )
 
 // withFlags sets the settings through the analyzer's own flags, as the CLI
@@ -26,17 +25,17 @@ func withFlags(t *testing.T, args ...string) {
 
 func TestStrict(t *testing.T) {
 	withFlags(t, "-strict")
-	analysistest.Run(t, filepath.Join("..", "testdata"), crossslot.Analyzer, "./strict")
+	suitetest.Wants(t, filepath.Join("..", "testdata"), crossslot.Analyzer, "./strict")
 }
 
 func TestBraces(t *testing.T) {
 	withFlags(t, "-braces")
-	analysistest.Run(t, filepath.Join("..", "testdata"), crossslot.Analyzer, "./braces")
+	suitetest.Wants(t, filepath.Join("..", "testdata"), crossslot.Analyzer, "./braces")
 }
 
 func TestDisable(t *testing.T) {
 	withFlags(t, "-disable=sl1002")
-	analysistest.Run(t, filepath.Join("..", "testdata"), crossslot.Analyzer, "./disabled")
+	suitetest.Wants(t, filepath.Join("..", "testdata"), crossslot.Analyzer, "./disabled")
 }
 
 func TestSettings(t *testing.T) {

@@ -4,14 +4,13 @@ import (
 	"path/filepath"
 	"testing"
 
-	"golang.org/x/tools/go/analysis/analysistest"
-
 	"github.com/slotlint/slotlint/analyzer/config"
 	"github.com/slotlint/slotlint/analyzer/hashtag"
+	"github.com/slotlint/slotlint/internal/suitetest"
 )
 
 func TestHashtag(t *testing.T) {
-	analysistest.Run(t, filepath.Join("..", "testdata"), hashtag.Analyzer, "./hashtag")
+	suitetest.Wants(t, filepath.Join("..", "testdata"), hashtag.Analyzer, "./hashtag")
 }
 
 // TestPrefixBeforeTagStrict: a value of unknown text before the tag (a
@@ -21,12 +20,12 @@ func TestPrefixBeforeTagStrict(t *testing.T) {
 	saved := config.Current
 	t.Cleanup(func() { config.Current = saved })
 	config.Current = config.Settings{Strict: true}
-	analysistest.Run(t, filepath.Join("..", "testdata"), hashtag.Analyzer, "./strictprefix")
+	suitetest.Wants(t, filepath.Join("..", "testdata"), hashtag.Analyzer, "./strictprefix")
 }
 
 // TestBracedPrefix: by default, text before the tag is reported where the
 // code visibly gives it a brace (a constant, an option, a parameter), once
 // per key family, and not where every value shown is brace-free.
 func TestBracedPrefix(t *testing.T) {
-	analysistest.Run(t, filepath.Join("..", "testdata"), hashtag.Analyzer, "./bracedprefix")
+	suitetest.Wants(t, filepath.Join("..", "testdata"), hashtag.Analyzer, "./bracedprefix")
 }

@@ -9,10 +9,11 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/slotlint/slotlint/analyzer/luascript"
+	"github.com/slotlint/slotlint/internal/suitetest"
 )
 
 func TestLuascript(t *testing.T) {
-	analysistest.Run(t, filepath.Join("..", "testdata"), luascript.Analyzer, "./luascript")
+	suitetest.Wants(t, filepath.Join("..", "testdata"), luascript.Analyzer, "./luascript")
 }
 
 // TestCategories: each finding is reported under its own rule ID: SL1201,
@@ -29,14 +30,12 @@ func TestCategories(t *testing.T) {
 		"lua/bytes.lua:2:10: arithmetic (+) on": "LUA304",
 	}
 	seen := map[string]bool{}
-	for _, r := range analysistest.Run(t, filepath.Join("..", "testdata"), luascript.Analyzer, "./luascript") {
-		for _, d := range r.Diagnostics {
-			for frag, id := range want {
-				if strings.Contains(d.Message, frag) {
-					seen[frag] = true
-					if d.Category != id {
-						t.Errorf("%q: category %s, want %s", d.Message, d.Category, id)
-					}
+	for _, d := range suitetest.Wants(t, filepath.Join("..", "testdata"), luascript.Analyzer, "./luascript").Findings {
+		for frag, id := range want {
+			if strings.Contains(d.Message, frag) {
+				seen[frag] = true
+				if d.Category != id {
+					t.Errorf("%q: category %s, want %s", d.Message, d.Category, id)
 				}
 			}
 		}
@@ -90,5 +89,5 @@ func f(rdb *redis.Client) { s.Run(context.Background(), rdb, []string{"k"}) }
 // TestImportedScripts: scripts held in another package's exported
 // variables are checked at each call, from the facts of that package.
 func TestImportedScripts(t *testing.T) {
-	analysistest.Run(t, filepath.Join("..", "testdata"), luascript.Analyzer, "./scriptuse")
+	suitetest.Wants(t, filepath.Join("..", "testdata"), luascript.Analyzer, "./scriptuse")
 }

@@ -4,10 +4,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"golang.org/x/tools/go/analysis/analysistest"
-
 	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
 	"github.com/slotlint/slotlint/analyzer/txslot"
+	"github.com/slotlint/slotlint/internal/suitetest"
 )
 
 // TestHelpers checks the summaries recorded for functions that queue
@@ -15,6 +14,6 @@ import (
 // an importing package.
 func TestHelpers(t *testing.T) {
 	dir := filepath.Join("..", "testdata")
-	analysistest.Run(t, dir, redisapi.Analyzer, "./txhelper/queue")
-	analysistest.Run(t, dir, txslot.Analyzer, "./txhelper/use")
+	suitetest.Wants(t, dir, redisapi.Analyzer, "./txhelper/queue")
+	suitetest.Wants(t, dir, txslot.Analyzer, "./txhelper/use")
 }

@@ -4,11 +4,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"golang.org/x/tools/go/analysis/analysistest"
-
 	"github.com/slotlint/slotlint/analyzer/txslot"
+	"github.com/slotlint/slotlint/internal/suitetest"
 )
 
 func TestTxslot(t *testing.T) {
-	analysistest.Run(t, filepath.Join("..", "testdata"), txslot.Analyzer, "./txslot")
+	suitetest.Wants(t, filepath.Join("..", "testdata"), txslot.Analyzer, "./txslot")
 }

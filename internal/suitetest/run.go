@@ -133,3 +133,33 @@ func Unique(fs []Finding) []string {
 	slices.Sort(out)
 	return slices.Compact(out)
 }
+
+// Wants is analysistest.Run(t, dir, a, rels...) on a shared load: it runs a
+// over the packages in the directories rels (relative to dir, e.g.
+// "./crossslot") and checks its findings and facts against their `// want`
+// comments (CheckWants). The packages come from one load of the whole
+// module in dir (./..., with tests) that every call naming the same dir
+// in the test binary shares, where analysistest type-checks them and
+// every dependency again in each call.
+func Wants(t testing.TB, dir string, a *analysis.Analyzer, rels ...string) *Result {
+	t.Helper()
+	prog := Load(t, Config{Dir: dir, Patterns: []string{"./..."}, Tests: true})
+	res := Run(t, prog.Only(t, rels...), a)
+	res.CheckWants(t, a, rels...)
+	return res
+}
+
+// Only returns the program of p's packages in the directories rels; their
+// dependencies are analyzed only as far as the analyzers' facts need.
+func (p *Program) Only(t testing.TB, rels ...string) *Program {
+	t.Helper()
+	sub := &Program{Dir: p.Dir}
+	for _, rel := range rels {
+		in := p.inDir(rel)
+		if len(in) == 0 {
+			t.Fatalf("no package in %s among the %d loaded from %s", rel, len(p.Packages), p.Dir)
+		}
+		sub.Packages = append(sub.Packages, in...)
+	}
+	return sub
+}

@@ -67,7 +67,7 @@ func TestCheckWants(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := &recorder{TB: t}
-			checkWants(r, fset, []*ast.File{f}, tc.found)
+			checkWants(r, fset, []*ast.File{f}, tc.found, nil)
 			if got, want := strings.Join(r.errs, "\n"), strings.Join(tc.want, "\n"); got != want {
 				t.Errorf("reported:\n%s\nwant:\n%s", got, want)
 			}
@@ -75,15 +75,63 @@ func TestCheckWants(t *testing.T) {
 	}
 }
 
-func TestParseWantRefusesFacts(t *testing.T) {
-	if _, _, err := parseWant(` keyFunc:"builds"`); err == nil {
-		t.Error("a fact expectation was accepted")
+const factSrc = `package p
+
+func K(id string) string { return "k:" + id } // want K:"keyfunc" "and a finding"
+
+func L() {} // want L:"keyfunc"
+`
+
+// TestCheckWantsFacts: facts are checked as findings are, by object name
+// on the line of the object's declaration, the package's on line 1.
+func TestCheckWantsFacts(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", factSrc, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
 	}
+	posn := func(line int) token.Position { return token.Position{Filename: "p.go", Line: line} }
+	finding := Finding{Posn: posn(3), Diagnostic: analysis.Diagnostic{Message: "and a finding"}}
+	for _, tc := range []struct {
+		name  string
+		facts []factAt
+		want  []string
+	}{
+		{"all met", []factAt{{posn(3), "K", "keyfunc(k)"}, {posn(5), "L", "keyfunc(l)"}}, nil},
+		{"one missing", []factAt{{posn(3), "K", "keyfunc(k)"}}, []string{"p.go:5: no fact was reported matching `keyfunc`"}},
+		{"wrong object", []factAt{{posn(3), "K", "keyfunc(k)"}, {posn(5), "M", "keyfunc(m)"}}, []string{
+			"p.go:5: unexpected fact: keyfunc(m)",
+			"p.go:5: no fact was reported matching `keyfunc`"}},
+		{"no match", []factAt{{posn(3), "K", "other"}, {posn(5), "L", "keyfunc(l)"}}, []string{
+			`p.go:3: fact "other" does not match pattern ` + "`keyfunc`",
+			"p.go:3: no fact was reported matching `keyfunc`"}},
+		{"package fact", []factAt{{posn(1), "package", "pkgfact"}, {posn(3), "K", "keyfunc(k)"}, {posn(5), "L", "keyfunc(l)"}}, []string{
+			"p.go:1: unexpected fact: pkgfact"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &recorder{TB: t}
+			checkWants(r, fset, []*ast.File{f}, []Finding{finding}, tc.facts)
+			if got, want := strings.Join(r.errs, "\n"), strings.Join(tc.want, "\n"); got != want {
+				t.Errorf("reported:\n%s\nwant:\n%s", got, want)
+			}
+		})
+	}
+}
+
+func TestParseWant(t *testing.T) {
 	if _, _, err := parseWant(` "unclosed`); err == nil {
 		t.Error("an unclosed string was accepted")
 	}
-	d, rxs, err := parseWant(" +2 `a` \"b\"")
-	if err != nil || d != 2 || len(rxs) != 2 {
-		t.Errorf("parseWant: %d %v %v", d, rxs, err)
+	if _, _, err := parseWant(` keyFunc "builds"`); err == nil {
+		t.Error("a fact expectation without ':' was accepted")
+	}
+	d, exps, err := parseWant(" +2 `a` keyFunc:\"b\" \"c\"")
+	if err != nil || d != 2 || len(exps) != 3 {
+		t.Fatalf("parseWant: %d %v %v", d, exps, err)
+	}
+	for i, want := range []expectation{{"diagnostic", "", nil}, {"fact", "keyFunc", nil}, {"diagnostic", "", nil}} {
+		if exps[i].kind != want.kind || exps[i].name != want.name {
+			t.Errorf("expectation %d: %s %q, want %s %q", i, exps[i].kind, exps[i].name, want.kind, want.name)
+		}
 	}
 }
