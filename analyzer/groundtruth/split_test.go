@@ -5,16 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
-	"go/token"
 	"strings"
 	"testing"
 
 	"github.com/redis/go-redis/v9"
-	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/slotlint/slotlint/analyzer"
 	"github.com/slotlint/slotlint/internal/redistest"
+	"github.com/slotlint/slotlint/internal/suitetest"
 )
 
 // splitting is a cluster client configured to follow the server's request
@@ -41,45 +40,30 @@ func (s *splitting) delSplit(ctx context.Context, id string) (int64, error) {
 	return s.rdb.Del(ctx, "gt:split:a:"+id, "gt:split:b:"+id).Result()
 }
 
-// splitFindings are the slot findings inside each method of splitting.
+// splitFindings are the slot findings inside each method of splitting,
+// from the whole suite run over this package's test variant (loaded once
+// for every test of the binary).
 func splitFindings(t *testing.T) map[string][]string {
 	t.Helper()
-	cfg := &packages.Config{Mode: packages.LoadAllSyntax, Tests: true, Dir: "."}
-	pkgs, err := packages.Load(cfg, ".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var test *packages.Package
-	for _, p := range pkgs {
-		if strings.HasSuffix(p.ID, ".test]") && len(p.Errors) == 0 {
-			test = p
-		}
-	}
-	if test == nil {
-		t.Fatal("no test variant")
-	}
-	funcs := map[string][2]token.Pos{}
+	prog := suitetest.Load(t, suitetest.Config{Dir: ".", Patterns: []string{"."}, Tests: true})
+	test := prog.Package(t, ".", "test")
+	res := suitetest.Run(t, &suitetest.Program{Dir: prog.Dir, Packages: []*packages.Package{test}}, analyzer.Analyzers()...)
+	methods := map[string]bool{}
 	for _, f := range test.Syntax {
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && (fd.Name.Name == "mgetSplit" || fd.Name.Name == "delSplit") {
-				funcs[fd.Name.Name] = [2]token.Pos{fd.Pos(), fd.End()}
+				methods[fd.Name.Name] = true
 			}
 		}
 	}
-	g, err := checker.Analyze(analyzer.Analyzers(), []*packages.Package{test}, nil)
-	if err != nil {
-		t.Fatal(err)
+	if len(methods) != 2 {
+		t.Fatalf("methods mgetSplit and delSplit: found %v", methods)
 	}
 	out := map[string][]string{}
-	for act := range g.All() {
-		if !act.IsRoot {
-			continue
-		}
-		for _, d := range act.Diagnostics {
-			for name, r := range funcs {
-				if slotRules[d.Category] && r[0] <= d.Pos && d.Pos < r[1] {
-					out[name] = append(out[name], d.Category+" "+d.Message)
-				}
+	for name, fs := range res.ByFunc(test) {
+		for _, f := range fs {
+			if methods[name] && slotRules[f.Category] {
+				out[name] = append(out[name], f.Category+" "+f.Message)
 			}
 		}
 	}
