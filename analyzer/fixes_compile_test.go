@@ -12,11 +12,11 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/slotlint/slotlint/analyzer"
 	"github.com/slotlint/slotlint/analyzer/config"
+	"github.com/slotlint/slotlint/internal/suitetest"
 )
 
 // fixModules are the modules whose code carries the rules' cases: the
@@ -38,23 +38,10 @@ func TestSuggestedFixesCompile(t *testing.T) {
 	config.Current = config.Settings{Strict: true}
 	checked := map[string]int{} // fixes per rule
 	for _, dir := range fixModules {
-		cfg := &packages.Config{Mode: packages.LoadAllSyntax, Dir: dir, Env: append(os.Environ(), "GOWORK=off", "GOFLAGS=")}
-		pkgs, err := packages.Load(cfg, "./...")
-		if err != nil {
-			t.Fatalf("%s: %v", dir, err)
-		}
-		var ok []*packages.Package
-		for _, p := range pkgs {
-			if len(p.Errors) > 0 {
-				t.Logf("%s: %s does not load, skipped: %v", dir, p.PkgPath, p.Errors[0])
-				continue
-			}
-			ok = append(ok, p)
-		}
-		graph, err := checker.Analyze(analyzer.Analyzers(), ok, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
+		// The analyzers' test module as suitetest.Wants loads it, so the
+		// tests of this binary share one load of it.
+		prog := suitetest.Load(t, suitetest.Config{Dir: dir, Patterns: []string{"./..."}, Tests: dir == "testdata"})
+		graph := suitetest.Run(t, prog, analyzer.Analyzers()...).Graph
 		for _, act := range graph.Roots {
 			for _, d := range act.Diagnostics {
 				for _, fix := range d.SuggestedFixes {
