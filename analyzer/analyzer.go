@@ -17,10 +17,12 @@
 //     SL1202) for Lua scripts held in Go and their calls;
 //   - internal/keyexpr: Go expressions to symbolic keys (slot.Key), with
 //     key-builder facts across packages;
-//   - internal/redisapi: Redis calls as "command + keys" records, the only
-//     thing rules read; one front end per client library (goredis.go,
-//     redigo.go, rueidis.go, listed in frontends.go), and a new client is a
-//     new front end there;
+//   - internal/redisapi: Redis calls as "command + keys" records (with
+//     SET's options, values, fields, ARGV) and the scripts a package
+//     makes, the only thing rules read; one front end per client library
+//     (goredis.go, redigo.go, rueidis.go, listed in frontends.go), and a
+//     new client is a new front end there. Rules switch on the command,
+//     never on a client's method names (TestLayering);
 //   - internal/slotcheck: relating the keys of one command, transaction or
 //     script call, and the wording of the finding;
 //   - groundtruth: the rules' labels checked against a real cluster.

@@ -115,7 +115,7 @@ func (c *checker) collect(byNode map[*ast.CallExpr]*redisapi.Call) {
 					stack = append(stack, lit)
 				case *ast.CallExpr:
 					callee, _ := typeutil.Callee(c.pass.TypesInfo, n).(*types.Func)
-					if callee != nil && isPipelined(callee) {
+					if callee != nil && redisapi.RunsPipelineBody(callee) {
 						for _, a := range n.Args {
 							if lit, ok := ast.Unparen(a).(*ast.FuncLit); ok {
 								callbacks[lit] = callback{n, callee}
@@ -167,9 +167,4 @@ func (c *checker) collect(byNode map[*ast.CallExpr]*redisapi.Call) {
 type callback struct {
 	call *ast.CallExpr
 	fn   *types.Func
-}
-
-// isPipelined reports whether fn is go-redis's Pipelined or TxPipelined.
-func isPipelined(fn *types.Func) bool {
-	return fn.Pkg() != nil && redisapi.IsGoRedis(fn.Pkg().Path()) && (fn.Name() == "Pipelined" || fn.Name() == "TxPipelined")
 }

@@ -95,7 +95,7 @@ func otherClient(f *fn, r, w *event) bool {
 	}
 	rs, ok1 := ast.Unparen(r.at.Fun).(*ast.SelectorExpr)
 	ws, ok2 := ast.Unparen(w.at.Fun).(*ast.SelectorExpr)
-	if !ok1 || !ok2 || isPipe(f, rs.X) || isPipe(f, ws.X) {
+	if !ok1 || !ok2 || redisapi.IsPipeline(f.pass.TypesInfo.TypeOf(rs.X)) || redisapi.IsPipeline(f.pass.TypesInfo.TypeOf(ws.X)) {
 		return false
 	}
 	return types.ExprString(rs.X) != types.ExprString(ws.X)
@@ -108,33 +108,13 @@ func sentByReceiver(c redisapi.Client) bool {
 	return c == redisapi.GoRedisClient || c == redisapi.RedigoClient
 }
 
-// isPipe reports whether e is a go-redis Pipeliner, Pipeline or Tx.
-func isPipe(f *fn, e ast.Expr) bool {
-	t := f.pass.TypesInfo.TypeOf(e)
-	if t == nil {
-		return false
-	}
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok {
-		return false
-	}
-	switch n.Obj().Name() {
-	case "Pipeliner", "Pipeline", "Tx":
-		return true
-	}
-	return false
-}
-
 func inWatch(e *event) bool { return watched(e.call.Tx) }
 
 // watched reports whether a transaction is a WATCH block: go-redis's
 // Watch, or MULTI ... EXEC after WATCH on any client. Its EXEC fails when
 // a watched key changed.
 func watched(tx *redisapi.Tx) bool {
-	return tx != nil && (tx.Method == "Watch" || len(tx.Watched) > 0 || !tx.WatchComplete)
+	return tx != nil && (tx.Watch || len(tx.Watched) > 0 || !tx.WatchComplete)
 }
 
 // onTx reports whether a call is made on a go-redis *Tx. A Tx exists only

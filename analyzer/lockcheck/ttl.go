@@ -61,21 +61,19 @@ func commandOf(e *event) string {
 
 // ttlFix moves the expiry into the acquisition and deletes the EXPIRE
 // statement, when that is a mechanical edit: both calls are in this
-// function, the acquisition is SetNX with its expiration written as a
-// constant or SetArgs with a one-line SetArgs literal, the EXPIRE is a
-// statement of its own whose result is not used, and its duration is a
-// constant or names only values declared before the acquisition.
+// function, the acquisition has a constant-zero expiry argument to replace
+// (go-redis SetNX) or a one-line options literal to add it to (SetArgs),
+// the EXPIRE takes its expiry in the same type and is a statement of its
+// own whose result is not used, and its duration is a constant or names
+// only values declared before the acquisition.
 func (c *checker) ttlFix(f *fn, a, e *event) []analysis.SuggestedFix {
 	if !a.direct() || !e.direct() || a.call.Tx != nil || e.call.Tx != nil || a.call.Client != redisapi.GoRedisClient {
 		return nil
 	}
-	if e.call.Method != "Expire" && e.call.Method != "PExpire" {
+	d := e.call.Expiry
+	if d == nil {
 		return nil
 	}
-	if len(e.at.Args) != 3 {
-		return nil
-	}
-	d := e.at.Args[2]
 	if !c.availableAt(f, d, a.at.Pos()) {
 		return nil
 	}
@@ -101,12 +99,12 @@ func (c *checker) ttlFix(f *fn, a, e *event) []analysis.SuggestedFix {
 		return nil
 	}
 	var set analysis.TextEdit
-	switch {
-	case a.call.Method == "SetNX" && a.ttl != nil:
+	switch opts := a.call.Set; {
+	case a.ttl != nil:
 		set = analysis.TextEdit{Pos: a.ttl.Pos(), End: a.ttl.End(), NewText: text}
-	case a.call.Method == "SetArgs" && len(a.at.Args) == 4:
-		lit, ok := ast.Unparen(a.at.Args[3]).(*ast.CompositeLit)
-		if !ok || len(lit.Elts) == 0 || c.pass.Fset.Position(lit.Lbrace).Line != c.pass.Fset.Position(lit.Rbrace).Line {
+	case opts.Options != nil:
+		lit := opts.Options
+		if len(lit.Elts) == 0 || c.pass.Fset.Position(lit.Lbrace).Line != c.pass.Fset.Position(lit.Rbrace).Line {
 			return nil
 		}
 		for _, el := range lit.Elts {
@@ -115,7 +113,7 @@ func (c *checker) ttlFix(f *fn, a, e *event) []analysis.SuggestedFix {
 			}
 		}
 		last := lit.Elts[len(lit.Elts)-1]
-		set = analysis.TextEdit{Pos: last.End(), End: last.End(), NewText: append([]byte(", TTL: "), text...)}
+		set = analysis.TextEdit{Pos: last.End(), End: last.End(), NewText: append([]byte(", "+opts.TTLField+": "), text...)}
 	default:
 		return nil
 	}

@@ -12,9 +12,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
-	"golang.org/x/tools/go/ast/inspector"
-	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/slotlint/slotlint/analyzer/config"
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
@@ -29,7 +26,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "luascript",
 	Doc:      "check Lua scripts held in Go code, and each call against what its script does with KEYS and ARGV\n\nRules: SL1201, SL1202 (Lua findings under their LUA IDs).",
 	Run:      run,
-	Requires: []*analysis.Analyzer{config.Analyzer, redisapi.Analyzer, inspect.Analyzer, ScriptFacts},
+	Requires: []*analysis.Analyzer{config.Analyzer, redisapi.Analyzer, ScriptFacts},
 	URL:      "https://pkg.go.dev/github.com/slotlint/slotlint/analyzer/luascript",
 	// The Result tells other rules which script calls run a script whose
 	// text is known and that touches no key.
@@ -86,36 +83,12 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	// Only packages that create, load or run a script pay for the index of
 	// constants and variables the scripts' text is looked up in.
-	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	var created, loaded []ast.Expr
-	ins.Preorder([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node) {
-		call := n.(*ast.CallExpr)
-		fn, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
-		if !ok || fn.Pkg() == nil {
-			return
-		}
-		if fn.Pkg().Path() == redisapi.Redigo {
-			// redigo's NewScript(keyCount, src).
-			if fn.Name() == "NewScript" && len(call.Args) == 2 {
-				created = append(created, call.Args[1])
-			}
-			return
-		}
-		if !redisapi.IsGoRedis(fn.Pkg().Path()) {
-			return
-		}
-		switch name := fn.Name(); {
-		case (name == "NewScript" || name == "NewScriptServerSHA") && len(call.Args) == 1:
-			created = append(created, call.Args[0])
-		case (name == "FunctionLoad" || name == "FunctionLoadReplace") && len(call.Args) == 2:
-			loaded = append(loaded, call.Args[1])
-		}
-	})
+	defs := calls.ScriptDefs()
 	hasScriptCall := false
 	for _, call := range calls.Calls {
 		hasScriptCall = hasScriptCall || call.Script
 	}
-	if len(created) == 0 && len(loaded) == 0 && !hasScriptCall {
+	if len(defs) == 0 && !hasScriptCall {
 		return out, nil
 	}
 	c := &checker{pass: pass, cfg: cfg, x: calls.Keys, rep: report.New(pass, cfg, "SL1201", "SL1202"),
@@ -123,11 +96,8 @@ func run(pass *analysis.Pass) (any, error) {
 	c.res.imported = pass.ResultOf[ScriptFacts].(*importedScripts)
 
 	// Scripts created or loaded anywhere in the package, called or not.
-	for _, e := range created {
-		c.res.text(e)
-	}
-	for _, e := range loaded {
-		if s := c.res.text(e); s != nil {
+	for _, d := range defs {
+		if s := c.res.text(d.Text); s != nil && d.Library {
 			s.library = true
 		}
 	}
@@ -231,7 +201,7 @@ func (c *checker) sites(call *redisapi.Call) []*site {
 	if st.script != nil || st.function != "" {
 		return []*site{st}
 	}
-	if !strings.HasPrefix(call.Method, "Script.") {
+	if !call.ScriptValue {
 		return nil
 	}
 	var out []*site
@@ -251,7 +221,7 @@ func (c *checker) site(call *redisapi.Call) *site {
 	}
 	st := &site{call: call, readOnly: strings.HasSuffix(call.Command, "_RO")}
 	switch {
-	case strings.HasPrefix(call.Method, "Script."):
+	case call.ScriptValue:
 		st.script = c.res.scriptValue(call.Source)
 	case call.Command == "EVAL" || call.Command == "EVAL_RO":
 		st.script = c.res.text(call.Source)
@@ -262,44 +232,10 @@ func (c *checker) site(call *redisapi.Call) *site {
 		}
 		st.function = constant.StringVal(tv.Value)
 	}
-	// ARGV: where the front end says, else every argument after the keys:
-	// after the []string of keys for methods, after "EVAL", the script, the
-	// number of keys and the keys for Do.
-	switch args := call.Node.Args; {
-	case call.ArgvKnown:
+	if call.ArgvKnown {
 		st.args, st.argsOK = call.Argv, true
-	case call.Node.Ellipsis.IsValid():
-		st.args, st.argsOK = c.spreadArgv(call)
-	case call.Method == "Do":
-		if first := 4 + len(call.Keys); call.Complete && len(args) >= first {
-			st.args, st.argsOK = args[first:], true
-		}
-	case call.Method != "Process" && len(args) >= 3:
-		st.args, st.argsOK = args[3:], true
 	}
 	return st
-}
-
-// spreadArgv follows ARGV passed as one spread slice (Run(ctx, c, keys,
-// argv...)) to the slice's elements, when every element is in sight and
-// none is added in a loop: queue libraries pass tagged key prefixes there.
-func (c *checker) spreadArgv(call *redisapi.Call) ([]ast.Expr, bool) {
-	args := call.Node.Args
-	if call.Method == "Do" || call.Method == "Process" || len(args) != 4 {
-		return nil, false
-	}
-	elems, complete := c.x.List(args[3])
-	if !complete {
-		return nil, false
-	}
-	out := make([]ast.Expr, len(elems))
-	for i, el := range elems {
-		if el.Loop != nil || el.Expr == nil {
-			return nil, false
-		}
-		out[i] = el.Expr
-	}
-	return out, true
 }
 
 // reportScript reports the checker's findings in the script's text, except

@@ -3,7 +3,6 @@ package luascript
 import (
 	"go/ast"
 	"go/types"
-	"strings"
 
 	"github.com/slotlint/slotlint/analyzer/internal/astutil"
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
@@ -16,11 +15,9 @@ import (
 // in the package, with that caller's script, keys and arguments: queue
 // libraries run all their scripts through one such helper.
 func (c *checker) runnerSites(call *redisapi.Call) []*site {
-	if call.Client != redisapi.GoRedisClient || !strings.HasPrefix(call.Method, "Script.") || call.Source == nil {
-		return nil
-	}
-	args := call.Node.Args
-	if len(args) < 3 || len(args) > 4 || len(args) == 4 && !call.Node.Ellipsis.IsValid() {
+	// The keys must be passed as one slice, and ARGV spread from one or
+	// not passed.
+	if !call.ScriptValue || call.Source == nil || call.KeysArg == nil || call.ArgvArg == nil && !(call.ArgvKnown && len(call.Argv) == 0) {
 		return nil
 	}
 	ix := c.callerIndex()
@@ -33,12 +30,12 @@ func (c *checker) runnerSites(call *redisapi.Call) []*site {
 		return nil
 	}
 	sig := fn.Type().(*types.Signature)
-	scriptAt, keysAt, argsAt := c.paramIndex(sig, call.Source), c.paramIndex(sig, args[2]), -1
+	scriptAt, keysAt, argsAt := c.paramIndex(sig, call.Source), c.paramIndex(sig, call.KeysArg), -1
 	if scriptAt < 0 || keysAt < 0 || c.written(fd, sig) {
 		return nil
 	}
-	if len(args) == 4 {
-		argsAt = c.paramIndex(sig, args[3])
+	if call.ArgvArg != nil {
+		argsAt = c.paramIndex(sig, call.ArgvArg)
 		if !sig.Variadic() || argsAt != sig.Params().Len()-1 {
 			return nil
 		}
@@ -54,7 +51,7 @@ func (c *checker) runnerSites(call *redisapi.Call) []*site {
 		}
 		keys, complete := c.x.List(cl.Args[keysAt])
 		rec := &redisapi.Call{Node: cl, Method: call.Method, Command: call.Command, MultiKey: true, Script: true,
-			Source: cl.Args[scriptAt], Keys: keys, Complete: complete, Client: call.Client}
+			ScriptValue: true, Source: cl.Args[scriptAt], Keys: keys, Complete: complete, Client: call.Client}
 		switch {
 		case argsAt < 0:
 			rec.ArgvKnown = true

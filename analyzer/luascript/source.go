@@ -520,18 +520,18 @@ func readBounded(name string, limit int) ([]byte, error) {
 	return b, nil
 }
 
-// scriptValue resolves an expression of type *redis.Script to the text it
-// was created from with NewScript or NewScriptServerSHA. A string is the
-// text itself: front ends of other clients follow their script objects to
-// the text.
+// scriptValue resolves a script value to the text it was created from, as
+// the client's front end reads the call that made it. A string is the text
+// itself: front ends that follow their script values to the text give
+// that.
 func (r *resolver) scriptValue(e ast.Expr) *script {
 	if tv, ok := r.pass.TypesInfo.Types[e]; ok && tv.Type != nil && isString(tv.Type) {
 		return r.text(e)
 	}
 	for depth := 0; depth < maxDepth; depth++ {
 		if call, ok := ast.Unparen(e).(*ast.CallExpr); ok {
-			if src, ok := r.newScriptArg(call); ok {
-				return r.text(src)
+			if d, ok := redisapi.DefinedScript(r.pass.TypesInfo, call); ok && !d.Library {
+				return r.text(d.Text)
 			}
 			return nil
 		}
@@ -591,19 +591,6 @@ func (r *resolver) scriptCandidates(e ast.Expr) []*script {
 		}
 	}
 	return out
-}
-
-// newScriptArg returns the text argument of redis.NewScript(src) or
-// redis.NewScriptServerSHA(src).
-func (r *resolver) newScriptArg(call *ast.CallExpr) (ast.Expr, bool) {
-	fn, ok := typeutil.Callee(r.pass.TypesInfo, call).(*types.Func)
-	if !ok || fn.Pkg() == nil || !redisapi.IsGoRedis(fn.Pkg().Path()) || len(call.Args) != 1 {
-		return nil, false
-	}
-	if n := fn.Name(); n != "NewScript" && n != "NewScriptServerSHA" {
-		return nil, false
-	}
-	return call.Args[0], true
 }
 
 // position maps a script position to the Go source: the literal and line

@@ -1,6 +1,7 @@
 package redisapi
 
 import (
+	"go/ast"
 	"go/types"
 	"slices"
 	"strings"
@@ -25,6 +26,10 @@ type frontEnd struct {
 	// and are checked.
 	own     func(path string) bool
 	collect func(pass *analysis.Pass, x *keyexpr.Extractor, res *Result)
+	// defines, when set, reads a call of a function of one of roots that
+	// makes a script value or loads a library: the text argument and
+	// whether it is a library.
+	defines func(fn *types.Func, call *ast.CallExpr) (text ast.Expr, library, ok bool)
 	// layered: the library is built on another client and hands out its
 	// values (the runtime takes a go-redis client), so the imports below
 	// it still count when looking for the clients a package uses.
@@ -32,8 +37,8 @@ type frontEnd struct {
 }
 
 var frontEnds = []frontEnd{
-	{name: "go-redis", roots: goRedisPaths, collect: collectGoRedis},
-	{name: "redigo", roots: redigoPaths, collect: collectRedigo},
+	{name: "go-redis", roots: goRedisPaths, collect: collectGoRedis, defines: goRedisScript},
+	{name: "redigo", roots: redigoPaths, collect: collectRedigo, defines: redigoScript},
 	{name: "rueidis", roots: rueidisPaths, own: rueidisOwn, collect: collectRueidis},
 	// The runtime is checked itself (its calls of go-redis), so no package
 	// counts as the client's own; collectRuntime skips the runtime's.
@@ -42,7 +47,7 @@ var frontEnds = []frontEnd{
 
 func run(pass *analysis.Pass) (any, error) {
 	x := pass.ResultOf[keyexpr.Analyzer].(*keyexpr.Extractor)
-	res := &Result{Keys: x}
+	res := &Result{Keys: x, info: pass.TypesInfo}
 	// Before anything else: a client's own packages (a go-redis extension
 	// that imports go-redis) pass the clients they use on to importers too.
 	used := usedRoots(pass)

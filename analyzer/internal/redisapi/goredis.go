@@ -231,6 +231,7 @@ func (c *collector) heldCallback(call *ast.CallExpr) {
 	}
 	tx := &Tx{Node: call, Method: name, WatchComplete: true, body: [2]token.Pos{body.Pos(), body.End()}}
 	if name == "Watch" {
+		tx.Watch = true
 		tx.Watched, tx.WatchComplete = c.keysOf(call, variadic(2))
 	}
 	c.txOf[v] = tx
@@ -266,7 +267,7 @@ func (c *collector) call(call *ast.CallExpr) {
 		}
 		return
 	case name == "Watch" && len(args) >= 2 && recv != "Script":
-		tx := &Tx{Node: call, Method: "Watch"}
+		tx := &Tx{Node: call, Method: "Watch", Watch: true}
 		tx.Watched, tx.WatchComplete = c.keysOf(call, variadic(2))
 		v, body := c.funcParam(args[1])
 		if body != nil {
@@ -292,10 +293,17 @@ func (c *collector) call(call *ast.CallExpr) {
 		}
 		rec = c.fromTable("Script."+name, mt, call)
 		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-			rec.Source = sel.X
+			rec.Source, rec.ScriptValue = sel.X, true
 		}
+		c.scriptArgv(rec)
 	case name == "Do":
 		rec = c.fromArgv(call, "Do", args[1:], call.Ellipsis.IsValid())
+		if rec != nil && rec.Script && rec.Complete && !call.Ellipsis.IsValid() {
+			// Do(ctx, "EVAL", script, numkeys, keys..., args...)
+			if first := 4 + len(rec.Keys); len(args) >= first {
+				rec.Argv, rec.ArgvKnown = args[first:], true
+			}
+		}
 	case name == "Process" && len(args) == 2:
 		inner, ok := ast.Unparen(c.x.Origin(args[1])).(*ast.CallExpr)
 		if !ok {
@@ -311,6 +319,7 @@ func (c *collector) call(call *ast.CallExpr) {
 			rec = c.fromTable(name, mt, call)
 			if rec.Script && len(args) > 1 {
 				rec.Source = args[1]
+				c.scriptArgv(rec)
 			}
 		} else {
 			rec = c.single(fn, call)
@@ -344,6 +353,38 @@ func (c *collector) fromTable(method string, mt method, call *ast.CallExpr) *Cal
 		rec.Complete = rec.Complete && complete
 	}
 	return rec
+}
+
+// scriptArgv reads ARGV of a script method: Eval(ctx, script, keys,
+// args...) on a client, Run(ctx, c, keys, args...) on a Script. A spread
+// slice is followed to its elements when each is in sight once.
+func (c *collector) scriptArgv(rec *Call) {
+	args := rec.Node.Args
+	if len(args) >= 3 {
+		rec.KeysArg = args[2]
+	}
+	if !rec.Node.Ellipsis.IsValid() {
+		if len(args) >= 3 {
+			rec.Argv, rec.ArgvKnown = args[3:], true
+		}
+		return
+	}
+	if len(args) != 4 {
+		return
+	}
+	rec.ArgvArg = args[3]
+	elems, complete := c.x.List(args[3])
+	if !complete {
+		return
+	}
+	argv := make([]ast.Expr, len(elems))
+	for i, el := range elems {
+		if el.Loop != nil || el.Expr == nil {
+			return
+		}
+		argv[i] = el.Expr
+	}
+	rec.Argv, rec.ArgvKnown = argv, true
 }
 
 // single handles methods outside the multi-key table: a parameter named key
@@ -523,4 +564,32 @@ func (c *collector) fromArgv(call *ast.CallExpr, method string, argExprs []ast.E
 	}
 	rec.readCommandLine(c.pass, argExprs[1:])
 	return rec
+}
+
+// RunsPipelineBody reports whether fn calls a function it is given with a
+// pipeline or transaction to queue commands on (go-redis Pipelined and
+// TxPipelined).
+func RunsPipelineBody(fn *types.Func) bool {
+	return fn.Pkg() != nil && IsGoRedis(fn.Pkg().Path()) && (fn.Name() == "Pipelined" || fn.Name() == "TxPipelined")
+}
+
+// IsPipeline reports whether t is a pipeline or transaction type (go-redis
+// Pipeliner, Pipeline or Tx): values made from a client that send on its
+// connections.
+func IsPipeline(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return false
+	}
+	switch n.Obj().Name() {
+	case "Pipeliner", "Pipeline", "Tx":
+		return true
+	}
+	return false
 }

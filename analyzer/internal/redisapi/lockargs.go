@@ -36,6 +36,11 @@ type SetOptions struct {
 	// ZeroTTL is the expiry argument when it is given as a constant zero
 	// (go-redis SetNX(ctx, k, v, 0)), so a fix can replace it.
 	ZeroTTL ast.Expr
+	// Options is the literal of the options, written in the call, when the
+	// client takes them as one (go-redis SetArgs{Mode: "NX"}): a fix can
+	// give the SET an expiry by adding the field named TTLField.
+	Options  *ast.CompositeLit
+	TTLField string
 }
 
 // setModes are SET's option words, by what they make of the command; the
@@ -127,7 +132,14 @@ func (rec *Call) readGoRedisMethod(pass *analysis.Pass, x *keyexpr.Extractor, na
 			return
 		}
 		if set, ok := setArgs(pass, x, args[3]); ok {
+			if lit, ok := ast.Unparen(args[3]).(*ast.CompositeLit); ok {
+				set.Options, set.TTLField = lit, "TTL"
+			}
 			rec.Set, rec.Value = set, args[2]
+		}
+	case "Expire", "PExpire":
+		if len(args) == 3 {
+			rec.Expiry = args[2]
 		}
 	case "HGet":
 		if len(args) == 3 {

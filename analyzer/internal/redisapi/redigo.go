@@ -216,7 +216,7 @@ func (c *redigoCollector) addWatch(call *ast.CallExpr, v *types.Var, rec *Call, 
 	}
 	w := c.watch[v]
 	if w == nil || w.fn != fn {
-		w = &redigoTx{tx: &Tx{Node: call, Method: "WATCH", WatchComplete: true}, fn: fn}
+		w = &redigoTx{tx: &Tx{Node: call, Method: "WATCH", Watch: true, WatchComplete: true}, fn: fn}
 		c.res.Txs = append(c.res.Txs, w.tx)
 		c.watch[v] = w
 	}
@@ -512,7 +512,7 @@ func (c *redigoCollector) flat(v ast.Expr) ([]argItem, bool) {
 // script records a Script call: the key count given to NewScript says
 // how many of keysAndArgs are keys.
 func (c *redigoCollector) script(call *ast.CallExpr, method, cmd string, s ast.Expr, args []ast.Expr, fn ast.Node) {
-	rec := &Call{Node: call, Method: "Script." + method, Command: cmd, MultiKey: true, Script: true, Client: RedigoClient}
+	rec := &Call{Node: call, Method: "Script." + method, Command: cmd, MultiKey: true, Script: true, ScriptValue: true, Client: RedigoClient}
 	items, complete := c.spread(args, call.Ellipsis.IsValid())
 	n, src, ok := c.newScript(s)
 	if ok {

@@ -7,6 +7,7 @@ package redisapi
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 	"reflect"
 
 	"golang.org/x/tools/go/analysis"
@@ -18,23 +19,36 @@ import (
 
 // Call is one Redis command sent from Go.
 type Call struct {
-	Node    *ast.CallExpr
-	Method  string // the Go method, e.g. "MGet", "Script.Run", "Do"
+	Node *ast.CallExpr
+	// Method is how the call is written in Go ("MGet", "Script.Run",
+	// "Do"), for messages only: what a rule does depends on the command
+	// and the fields below, never on the client's method names
+	// (analyzer's TestLayering checks the rule packages).
+	Method  string
 	Command string // the Redis command, e.g. "MGET"
 	// MultiKey: the command may take several keys, so its keys must share
 	// a slot.
 	MultiKey bool
 	// Script: EVAL, EVALSHA, FCALL and their read-only forms. Source is
 	// then what names the script: the script text, SHA1 or function name
-	// argument, or the *redis.Script value for Script methods.
+	// argument, or, when ScriptValue, the script value the call runs.
 	Script bool
 	Source ast.Expr
+	// ScriptValue: the call runs a script value (a go-redis or redigo
+	// Script) rather than a command argument, and Source is that value, or
+	// the text the front end followed it to. The value's text runs even
+	// when only its SHA1 is sent.
+	ScriptValue bool
 	// Argv, when ArgvKnown, is what a script call passes as ARGV, one
-	// expression per argument: set by front ends whose calls the rules
-	// cannot read ARGV from by the Go method's shape.
+	// expression per argument.
 	Argv      []ast.Expr
 	ArgvKnown bool
-	Keys      []keyexpr.Elem
+	// KeysArg is the one expression a script call's keys are passed in
+	// (a []string), and ArgvArg the one ARGV is spread from (args...),
+	// when the call is written that way: a helper that runs the script it
+	// is given passes its own parameters there.
+	KeysArg, ArgvArg ast.Expr
+	Keys             []keyexpr.Elem
 	// Complete is false when some keys could not be resolved.
 	Complete bool
 	// Client is the library the call is made with.
@@ -49,6 +63,10 @@ type Call struct {
 	// or an HSET of one field writes, Field the field of HGET and HSET.
 	Set          *SetOptions
 	Value, Field ast.Expr
+	// Expiry is the expiry an EXPIRE-family command sets, when the client
+	// takes it as a time.Duration (go-redis Expire and PExpire): the type a
+	// SET's expiry takes in SetOptions.ZeroTTL and Options.
+	Expiry ast.Expr
 	// Tx is the transaction the command is queued in, if any; Loop is the
 	// loop inside that transaction that repeats the command.
 	Tx   *Tx
@@ -73,8 +91,13 @@ type Companion struct {
 
 // Tx is one MULTI/EXEC transaction or WATCH block.
 type Tx struct {
-	Node          *ast.CallExpr // TxPipelined, TxPipeline or Watch
-	Method        string
+	Node *ast.CallExpr // TxPipelined, TxPipeline or Watch
+	// Method is how the transaction is written in Go ("TxPipelined",
+	// "MULTI"), for messages only.
+	Method string
+	// Watch: a WATCH block, whose EXEC fails when a watched key changed
+	// (go-redis Watch, or MULTI/EXEC after WATCH).
+	Watch         bool
 	Watched       []keyexpr.Elem
 	WatchComplete bool
 	Calls         []*Call
@@ -89,7 +112,8 @@ type Result struct {
 	// handOffs are the calls passing an open transaction to a function.
 	handOffs []handOff
 	// ins walks the package's files for the front ends.
-	ins *inspector.Inspector
+	ins  *inspector.Inspector
+	info *types.Info
 }
 
 // Analyzer collects the calls; rule analyzers require it.

@@ -579,6 +579,7 @@ func (c *rueidisCollector) transaction(call *ast.CallExpr) {
 		}
 		switch {
 		case i < multi && b.command == "WATCH":
+			tx.Watch = true
 			tx.Watched = append(tx.Watched, b.call.Keys...)
 			tx.WatchComplete = tx.WatchComplete && b.call.Complete
 		case i > multi && i < exec:
@@ -594,6 +595,7 @@ func (c *rueidisCollector) transaction(call *ast.CallExpr) {
 	c.lastTx[from] = call.End()
 	for _, rec := range c.res.Calls {
 		if rec.Command == "WATCH" && rec.Tx == nil && rec.Node.Pos() >= since && rec.Node.End() <= call.Pos() {
+			tx.Watch = true
 			tx.Watched = append(tx.Watched, rec.Keys...)
 			tx.WatchComplete = tx.WatchComplete && rec.Complete
 		}
