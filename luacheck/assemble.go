@@ -33,6 +33,7 @@ type segment struct {
 }
 
 type assembler struct {
+	files *fileCache
 	out   bytes.Buffer
 	segs  []segment
 	lines int
@@ -115,7 +116,7 @@ func (a *assembler) include(from string, line, col int, name string) {
 		return
 	}
 	a.seen[path] = true
-	src, err := readLimited(path, DefaultMaxBytes, nil)
+	src, err := a.files.read(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			a.gone[path] = true
@@ -159,7 +160,7 @@ func needsAssembly(src []byte, opts Options) bool {
 // assemble joins the prelude, the script and its includes. A shebang
 // stays on the first line.
 func assemble(src []byte, opts Options) ([]byte, []segment, []Finding) {
-	a := &assembler{seen: map[string]bool{}, gone: map[string]bool{}, missing: map[string][]missingInclude{}}
+	a := &assembler{files: opts.files, seen: map[string]bool{}, gone: map[string]bool{}, missing: map[string][]missingInclude{}}
 	file := opts.Filename
 	if file != "" {
 		a.seen[filepath.Clean(file)] = true
@@ -229,7 +230,7 @@ func mapBack(p Position, segs []segment) Position {
 func analyzeJoined(src []byte, opts Options) *Result {
 	joined, segs, found := assemble(src, opts)
 	inner := opts
-	inner.Prelude, inner.Includes = "", false
+	inner.Prelude, inner.Includes, inner.files = "", false, nil
 	// The names a missing file defines are unknown: the LUA001 finding
 	// says the script cannot be assembled, and reporting each name it
 	// would have defined as LUA302 says the same again (namesElsewhere).

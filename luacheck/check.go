@@ -73,6 +73,10 @@ type Options struct {
 	// includeMissing: the script was assembled without an include that
 	// could not be read.
 	includeMissing bool
+	// files, when set, reads included files once for a whole run
+	// (CheckFiles): BullMQ's commands include the same helpers dozens of
+	// times.
+	files *fileCache
 }
 
 // Position is a place in a script. Line and Column are 1-based; Column is 0

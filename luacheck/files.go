@@ -1,6 +1,7 @@
 package luacheck
 
 import (
+	"bytes"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -29,6 +30,7 @@ func CheckFiles(paths []string, workers int, optsFor func(path string, src []byt
 	// channel: a channel hand-off per file costs goroutine switches and
 	// scheduler spinning comparable to checking a small script.
 	var next atomic.Int64
+	files := &fileCache{}
 	work := func() {
 		var buf []byte
 		for {
@@ -46,6 +48,7 @@ func CheckFiles(paths []string, workers int, optsFor func(path string, src []byt
 			buf = src
 			opts := optsFor(path, src)
 			opts.Filename = path
+			opts.files = files
 			results[i].Findings = Check(src, opts)
 		}
 	}
@@ -92,4 +95,41 @@ func dropRepeats(results []FileResult) {
 		}
 		r.Findings = kept
 	}
+}
+
+// fileCache holds the included files one run has read, with the error
+// reading gave, so each is read once however many scripts include it. A
+// nil *fileCache reads every time. It is safe for concurrent use; the
+// bytes it returns are shared and must not be modified.
+type fileCache struct {
+	mu    sync.Mutex
+	files map[string]cachedFile
+}
+
+type cachedFile struct {
+	src []byte
+	err error
+}
+
+func (c *fileCache) read(path string) ([]byte, error) {
+	if c == nil {
+		return readLimited(path, DefaultMaxBytes, nil)
+	}
+	c.mu.Lock()
+	f, ok := c.files[path]
+	c.mu.Unlock()
+	if ok {
+		return f.src, f.err
+	}
+	// Two workers may read the same file at once: both get the same text.
+	src, err := readLimited(path, DefaultMaxBytes, nil)
+	// The read buffer is at least 16 KiB; keep only the text.
+	src = bytes.Clone(src)
+	c.mu.Lock()
+	if c.files == nil {
+		c.files = map[string]cachedFile{}
+	}
+	c.files[path] = cachedFile{src, err}
+	c.mu.Unlock()
+	return src, err
 }

@@ -20,10 +20,18 @@ type strSlot struct {
 	text string
 }
 
+// nodeList is the nodes of one text (and line, for strings) in source
+// order, and how many of them tokens have been paired with so far.
+type nodeList[N any] struct {
+	nodes []N
+	seen  int
+}
+
 // buildPositions walks the chunk in source order.
 func buildPositions(chunk []ast.Stmt, ts tokens) positions {
-	var strNodes = map[strSlot][]*ast.StringExpr{}
-	var opNodes = map[string][]ast.Expr{}
+	strNodes := map[strSlot]*nodeList[*ast.StringExpr]{}
+	opNodes := map[string]*nodeList[ast.Expr]{}
+	nStrs, nOps := 0, 0
 	stack := make([]any, 0, 64)
 	for i := len(chunk) - 1; i >= 0; i-- {
 		stack = append(stack, chunk[i])
@@ -40,11 +48,23 @@ func buildPositions(chunk []ast.Stmt, ts tokens) positions {
 		stack = stack[:len(stack)-1]
 		switch n := n.(type) {
 		case opMark:
-			opNodes[n.op] = append(opNodes[n.op], n.e)
+			l := opNodes[n.op]
+			if l == nil {
+				l = &nodeList[ast.Expr]{}
+				opNodes[n.op] = l
+			}
+			l.nodes = append(l.nodes, n.e)
+			nOps++
 			continue
 		case *ast.StringExpr:
 			k := strSlot{n.Line(), n.Value}
-			strNodes[k] = append(strNodes[k], n)
+			l := strNodes[k]
+			if l == nil {
+				l = &nodeList[*ast.StringExpr]{}
+				strNodes[k] = l
+			}
+			l.nodes = append(l.nodes, n)
+			nStrs++
 			continue
 		case *ast.RepeatStmt:
 			// Body first, then the condition.
@@ -83,23 +103,21 @@ func buildPositions(chunk []ast.Stmt, ts tokens) positions {
 			stack = append(stack, buf[i])
 		}
 	}
-	p := positions{strs: map[*ast.StringExpr]Position{}, ops: map[ast.Expr]Position{}}
-	seenStr := map[strSlot]int{}
-	seenOp := map[string]int{}
+	p := positions{strs: make(map[*ast.StringExpr]Position, nStrs), ops: make(map[ast.Expr]Position, nOps)}
+	// Only the tokens that can pair with a node are turned into strings:
+	// a string per token was a tenth of the checker's allocations.
 	l := ts.list
 	for i, t := range l {
-		text := string(ts.src[t.start:t.end])
 		switch {
 		case t.typ == tString || t.typ == tIdent && isFieldName(l, i, ts.src):
-			k := strSlot{int(t.line), text}
-			if nodes := strNodes[k]; seenStr[k] < len(nodes) {
-				p.strs[nodes[seenStr[k]]] = Position{Line: int(t.line), Column: int(t.col)}
-				seenStr[k]++
+			if nl := strNodes[strSlot{int(t.line), string(ts.src[t.start:t.end])}]; nl != nil && nl.seen < len(nl.nodes) {
+				p.strs[nl.nodes[nl.seen]] = Position{Line: int(t.line), Column: int(t.col)}
+				nl.seen++
 			}
 		case t.typ == tOp || t.typ < 256:
-			if nodes := opNodes[text]; seenOp[text] < len(nodes) {
-				p.ops[nodes[seenOp[text]]] = Position{Line: int(t.line), Column: int(t.col)}
-				seenOp[text]++
+			if nl := opNodes[string(ts.src[t.start:t.end])]; nl != nil && nl.seen < len(nl.nodes) {
+				p.ops[nl.nodes[nl.seen]] = Position{Line: int(t.line), Column: int(t.col)}
+				nl.seen++
 			}
 		}
 	}
