@@ -321,3 +321,23 @@ func TestTemplates(t *testing.T) {
 		}
 	}
 }
+
+// TestDataKeyNamesItsOrigin: a key taken from a JSON payload names where
+// the payload came from, KEYS or ARGV.
+func TestDataKeyNamesItsOrigin(t *testing.T) {
+	for _, tc := range []struct{ src, want, not string }{
+		{"local job = cjson.decode(KEYS[1])\nredis.call('GET', job.key)\n",
+			"GET key is decoded from the text of a KEYS element, not passed in KEYS", "ARGV"},
+		{"local job = cjson.decode(KEYS[1])\nredis.call('GET', 'q:' .. job.queue)\n",
+			`GET key "q:" .. data decoded from KEYS is built from data decoded from the text of a KEYS element, not passed in KEYS`, "ARGV"},
+		{"local job = cjson.decode(ARGV[1])\nredis.call('GET', job.key)\n",
+			"GET key comes from ARGV data, not KEYS", "decoded from the text of a KEYS"},
+		{"local job = cjson.decode(ARGV[1])\nredis.call('GET', 'q:' .. job.queue)\n",
+			`GET key "q:" .. data from ARGV comes from ARGV, not KEYS`, "KEYS element"},
+	} {
+		f := only(t, Check([]byte(tc.src), Options{}), RuleUndeclaredKey)
+		if !strings.Contains(f.Message, tc.want) || strings.Contains(f.Message, tc.not) {
+			t.Errorf("%q: message %q, want it to say %q and not %q", tc.src, f.Message, tc.want, tc.not)
+		}
+	}
+}

@@ -422,6 +422,8 @@ func (in *interp) judgeKey(c commandCall, v value) {
 		switch {
 		case v.src&fromReply != 0:
 			f.Rule, f.Message = RuleUndeclaredKey, sprintf("%s key is read from the reply of %s, not passed in KEYS: on a cluster it may live in another slot%s", c.cmd.Name, orSome(v.cmd), crossNote)
+		case v.src&(fromDecoded|fromArgv) == fromDecoded && v.src&fromKeysText != 0:
+			f.Rule, f.Message = RuleUndeclaredKey, sprintf("%s key is decoded from the text of a KEYS element, not passed in KEYS: on a cluster it may live in another slot%s", c.cmd.Name, crossNote)
 		case v.src&(fromDecoded|fromArgv) != 0:
 			f.Rule, f.Message = RuleUndeclaredKey, sprintf("%s key comes from ARGV data, not KEYS: on a cluster it may live in another slot%s", c.cmd.Name, crossNote)
 		default:
@@ -432,7 +434,7 @@ func (in *interp) judgeKey(c commandCall, v value) {
 	}
 	f.Key, f.HasKey = v.key, true
 	shown := v.key.Format(" .. ")
-	var keysHole, argvHole, dataHole bool
+	var keysHole, argvHole, keysDataHole, dataHole bool
 	keysIndex := 0
 	base := "KEYS[i]"
 	for _, h := range v.key.Holes() {
@@ -444,6 +446,8 @@ func (in *interp) judgeKey(c commandCall, v value) {
 			keysHole = true
 		case "ARGV", "data":
 			argvHole = true // ARGV itself, or computed or decoded from it
+		case "keysdata":
+			keysDataHole = true
 		case "reply":
 			dataHole = true
 		}
@@ -465,6 +469,9 @@ func (in *interp) judgeKey(c commandCall, v value) {
 	case argvHole:
 		f.Rule = RuleUndeclaredKey
 		f.Message = sprintf("%s key %s comes from ARGV, not KEYS: on a cluster it may live in another slot%s", c.cmd.Name, shown, crossNote)
+	case keysDataHole:
+		f.Rule = RuleUndeclaredKey
+		f.Message = sprintf("%s key %s is built from data decoded from the text of a KEYS element, not passed in KEYS: on a cluster it may live in another slot%s", c.cmd.Name, shown, crossNote)
 	case dataHole:
 		f.Rule = RuleUndeclaredKey
 		f.Message = sprintf("%s key %s is read from stored data, not passed in KEYS: on a cluster it may live in another slot%s", c.cmd.Name, shown, crossNote)

@@ -1,8 +1,15 @@
 // Package luacheck finds Redis Cluster and sandbox bugs in Redis Lua
 // scripts (EVAL scripts and Redis 7 Functions libraries) without running
-// them: keys not passed in KEYS, loops without a bound, whole-collection
-// reads, sandbox globals, nil-versus-false reply mistakes, and commands a
-// script should not or cannot run.
+// them: keys not passed in KEYS, loops that cannot end (LUA101), loops
+// whose bound comes from the caller or the data (LUA102: a numeric for or
+// a while bounded by a number from ARGV, a reply or decoded stored data,
+// or, when it runs a command on each pass, by the length of a reply
+// holding a whole collection; a for-in over such a reply or over a list
+// decoded from a stored value that runs a command on each pass; loops
+// over the request's own arguments only with ArgLoops), whole-collection
+// reads and paging loops that read to the end (LUA103), sandbox globals,
+// nil-versus-false reply mistakes, and commands a script should not or
+// cannot run. Rules has each rule's exact scope.
 //
 // Scripts are parsed with gopher-lua's parser after a cheap token-level
 // scan bounds their nesting, then walked by a small abstract interpreter

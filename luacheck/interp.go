@@ -695,6 +695,8 @@ func (in *interp) textOf(v value) slot.Key {
 	switch {
 	case v.src&fromReply != 0:
 		return in.holes.next(holeReply, "a reply of "+orSome(v.cmd))
+	case v.src&(fromDecoded|fromArgv) == fromDecoded && v.src&fromKeysText != 0:
+		return in.holes.next(holeKeysData, "data decoded from KEYS")
 	case v.src&(fromDecoded|fromArgv) != 0:
 		return in.holes.next(holeData, "data from ARGV")
 	}

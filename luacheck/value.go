@@ -155,7 +155,10 @@ const (
 	holeArgvDyn = "ARGV[?]"
 	holeReply   = "reply"
 	holeData    = "data"
-	holeOther   = "value"
+	// holeKeysData is data decoded from the text of a KEYS element (a
+	// JSON list the caller packed into KEYS[1]): not the key itself.
+	holeKeysData = "keysdata"
+	holeOther    = "value"
 )
 
 // holeOrigin classifies a hole by its ID.
@@ -169,6 +172,8 @@ func holeOrigin(id string) string {
 		return "reply"
 	case strings.HasPrefix(id, holeData):
 		return "data"
+	case strings.HasPrefix(id, holeKeysData):
+		return "keysdata"
 	}
 	return "unknown"
 }

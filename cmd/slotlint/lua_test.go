@@ -132,6 +132,11 @@ func TestLuaUsageAndErrors(t *testing.T) {
 	if code, _, errOut := runLuaCmd(t, filepath.Join(t.TempDir(), "missing.lua")); code != 2 || !strings.Contains(errOut, "missing.lua") {
 		t.Errorf("missing file: %d %q", code, errOut)
 	}
+	// -arg-loops says which loops it adds: the request's arguments
+	// themselves and payloads decoded from them.
+	if code, _, errOut := runLuaCmd(t, "-h"); code != 0 || !strings.Contains(errOut, "ipairs(ARGV), and lists decoded from ARGV or from a KEYS element") {
+		t.Errorf("-h: %d, -arg-loops help does not name decoded payloads:\n%s", code, errOut)
+	}
 	code, out, _ := runLuaCmd(t, "-rules")
 	if code != 0 {
 		t.Errorf("-rules: %d", code)
