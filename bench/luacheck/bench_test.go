@@ -93,6 +93,7 @@ func BenchmarkCheckInterleaved(b *testing.B) {
 	// cores.
 	b.ReportMetric(t.slotCPU.Seconds()*1e6/files, "slotlint-cpu-µs/file")
 	b.ReportMetric(t.otherCPU.Seconds()*1e6/files, "luacheck-cpu-µs/file")
+	b.ReportMetric(t.otherCPU.Seconds()/t.slotCPU.Seconds(), "cpu-speedup")
 }
 
 // runTool runs a checker; exit status 1 (findings) and, for luacheck, 2
