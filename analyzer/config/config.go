@@ -1,16 +1,14 @@
-// Package config owns every slotlint setting. Its analyzer carries the flags
-// (so a multichecker shows them as -slotlint.NAME and go vet passes them
-// through), and its Result is what each rule analyzer reads: there is one
-// settings surface for the CLI, go vet and editor or lint-runner plugins.
 package config
 
 import (
+	_ "embed"
 	"fmt"
 	"reflect"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/slotlint/slotlint/analyzer/internal/analyzerdoc"
 	"github.com/slotlint/slotlint/analyzer/rules"
 	"github.com/slotlint/slotlint/luacheck"
 	"github.com/slotlint/slotlint/slot"
@@ -39,7 +37,7 @@ type Config struct {
 
 // luaUmbrella is the Go rule under which the Lua checker's findings in
 // scripts held in Go code are reported, each under its own LUA ID.
-const luaUmbrella = "SL1202"
+const luaUmbrella = rules.LuaInGo
 
 func isLua(id string) bool { return strings.HasPrefix(id, "LUA") }
 
@@ -47,7 +45,7 @@ func isLua(id string) bool { return strings.HasPrefix(id, "LUA") }
 // rule found in a script held in Go code is reported when both it and
 // SL1202 are.
 func (c *Config) Enabled(id string) bool {
-	if id == "SL1005" && !c.Strict {
+	if id == rules.UnresolvedKeys && !c.Strict {
 		return false
 	}
 	if isLua(id) && !c.enabled[luaUmbrella] {
@@ -161,10 +159,15 @@ func (l idList) Set(s string) error {
 // the rule analyzers as its Result. It reports nothing itself.
 var Analyzer = &analysis.Analyzer{
 	Name:       "slotlint",
-	Doc:        "settings shared by every slotlint rule (reports nothing itself)",
+	Doc:        analyzerdoc.MustExtract(doc, "slotlint"),
 	Run:        run,
 	ResultType: reflect.TypeOf((*Config)(nil)),
 }
+
+// doc is the package comment that Doc is taken from.
+//
+//go:embed doc.go
+var doc string
 
 func init() {
 	Analyzer.Flags.Var(idList{&Current.Disable}, "disable", "comma-separated rule IDs not to report, e.g. SL1104,LUA201")

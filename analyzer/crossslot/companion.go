@@ -15,6 +15,7 @@ import (
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
 	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
 	"github.com/slotlint/slotlint/analyzer/report"
+	"github.com/slotlint/slotlint/analyzer/rules"
 	"github.com/slotlint/slotlint/slot"
 )
 
@@ -34,11 +35,11 @@ func companions(pass *analysis.Pass, r *report.Reporter, res *redisapi.Result, c
 			continue
 		}
 		given, derived := c.Of.Key.String(), c.Key.String()
-		id, where := "SL1002", "is not in its slot"
+		id, where := rules.NoCommonTag, "is not in its slot"
 		from, okFrom := slot.SlotOf(c.Of.Key, cfg.Slot)
 		to, okTo := slot.SlotOf(c.Key, cfg.Slot)
 		if okFrom && okTo && from != to {
-			id, where = "SL1001", "is in another slot"
+			id, where = rules.SlotsDiffer, "is in another slot"
 			given += " (slot " + strconv.Itoa(from) + ")"
 			derived += " (slot " + strconv.Itoa(to) + ")"
 		}

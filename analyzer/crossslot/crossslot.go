@@ -1,12 +1,14 @@
 package crossslot
 
 import (
+	_ "embed"
 	"fmt"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/slotlint/slotlint/analyzer/config"
+	"github.com/slotlint/slotlint/analyzer/internal/analyzerdoc"
 	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
 	"github.com/slotlint/slotlint/analyzer/internal/slotcheck"
 	"github.com/slotlint/slotlint/analyzer/report"
@@ -17,14 +19,16 @@ import (
 // Analyzer reports SL1001, SL1002 and SL1005.
 var Analyzer = &analysis.Analyzer{
 	Name:     "crossslot",
-	Doc:      doc,
+	Doc:      analyzerdoc.MustExtract(doc, "crossslot"),
 	Run:      run,
 	Requires: []*analysis.Analyzer{config.Analyzer, redisapi.Analyzer},
 	URL:      "https://pkg.go.dev/github.com/slotlint/slotlint/analyzer/crossslot",
 }
 
-var doc = "report multi-key commands whose keys are not in one slot\n\n" +
-	"Redis Cluster rejects such commands with CROSSSLOT. Rules: " + strings.Join(rules.Of("crossslot"), ", ") + "."
+// doc is the package comment that Doc is taken from.
+//
+//go:embed doc.go
+var doc string
 
 func run(pass *analysis.Pass) (any, error) {
 	cfg := pass.ResultOf[config.Analyzer].(*config.Config)
@@ -52,15 +56,15 @@ func run(pass *analysis.Pass) (any, error) {
 				r.Report(splitRule(o.Kind), call.Node, fixFor(pass, res, call, keys), "%s", splitMessage(call.Command, o, cfg.Slot))
 				continue
 			case o.Kind == slot.DifferentSlots:
-				r.Report("SL1001", call.Node, nil, "%s", o.Message)
+				r.Report(rules.SlotsDiffer, call.Node, nil, "%s", o.Message)
 				continue
 			case o.Kind == slot.Unknown:
-				r.Report("SL1002", call.Node, fixFor(pass, res, call, keys), "%s", o.Message)
+				r.Report(rules.NoCommonTag, call.Node, fixFor(pass, res, call, keys), "%s", o.Message)
 				continue
 			}
 		}
 		if !call.Complete || opaque {
-			r.Report("SL1005", call.Node, nil, "%s keys cannot be resolved statically (%s), so their slots are unchecked",
+			r.Report(rules.UnresolvedKeys, call.Node, nil, "%s keys cannot be resolved statically (%s), so their slots are unchecked",
 				call.Command, unresolved(call))
 		}
 	}
@@ -103,9 +107,9 @@ func hasLiteral(k slot.Key) bool {
 // slots: SL1001 when their slots are known to differ.
 func splitRule(k slot.RelationKind) string {
 	if k == slot.DifferentSlots {
-		return "SL1001"
+		return rules.SlotsDiffer
 	}
-	return "SL1002"
+	return rules.NoCommonTag
 }
 
 // splitMessage words the finding for a write that the client splits per

@@ -1,6 +1,7 @@
 package hashtag
 
 import (
+	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -10,6 +11,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/slotlint/slotlint/analyzer/config"
+	"github.com/slotlint/slotlint/analyzer/internal/analyzerdoc"
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
 	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
 	"github.com/slotlint/slotlint/analyzer/report"
@@ -20,11 +22,16 @@ import (
 // Analyzer reports SL1101 to SL1105.
 var Analyzer = &analysis.Analyzer{
 	Name:     "hashtag",
-	Doc:      "report hash tags that are constant, empty, ignored, unclosed or inconsistent within a key family\n\nRules: " + strings.Join(rules.Of("hashtag"), ", ") + ".",
+	Doc:      analyzerdoc.MustExtract(doc, "hashtag"),
 	Run:      run,
 	Requires: []*analysis.Analyzer{config.Analyzer, redisapi.Analyzer},
 	URL:      "https://pkg.go.dev/github.com/slotlint/slotlint/analyzer/hashtag",
 }
+
+// doc is the package comment that Doc is taken from.
+//
+//go:embed doc.go
+var doc string
 
 // use is one key expression reaching Redis.
 type use struct {
@@ -69,26 +76,26 @@ func run(pass *analysis.Pass) (any, error) {
 		a, k := u.a, u.key
 		switch {
 		case a.Unclosed:
-			r.Report("SL1105", u.expr, nil, "key %s opens a hash tag with '{' but never closes it: Redis hashes the whole key", k)
+			r.Report(rules.UnclosedTag, u.expr, nil, "key %s opens a hash tag with '{' but never closes it: Redis hashes the whole key", k)
 		case a.EmptyTag:
-			r.Report("SL1102", u.expr, nil, "key %s has an empty hash tag {}: Redis ignores it and hashes the whole key", k)
+			r.Report(rules.EmptyTag, u.expr, nil, "key %s has an empty hash tag {}: Redis ignores it and hashes the whole key", k)
 		}
 		if a.IgnoredTag {
-			r.Report("SL1103", u.expr, nil, "key %s has a second hash tag that Redis ignores: only the first {...} counts", k)
+			r.Report(rules.IgnoredTag, u.expr, nil, "key %s has a second hash tag that Redis ignores: only the first {...} counts", k)
 		} else if a.HoleBeforeTag && (a.Kind == slot.TagLiteral || a.Kind == slot.TagSymbolic) && !braceFreeBeforeTag(k) && !prefixReported[k.Shape()] {
 			if h, src, ok := bracedBeforeTag(res.Keys, k); ok {
 				prefixReported[k.Shape()] = true
 				at := pass.Fset.Position(src.Pos)
-				r.Report("SL1103", u.expr, nil, "key %s has %s before its hash tag, which is given %q at %s:%d: its brace moves the tag",
+				r.Report(rules.IgnoredTag, u.expr, nil, "key %s has %s before its hash tag, which is given %q at %s:%d: its brace moves the tag",
 					k, h.Label, src.Text, shortFile(at.Filename), at.Line)
 			} else if prefixed {
 				prefixReported[k.Shape()] = true
-				r.Report("SL1103", u.expr, nil, "key %s has text of unknown value (%s) before its hash tag: a '{' in it would move the tag", k, firstHole(k))
+				r.Report(rules.IgnoredTag, u.expr, nil, "key %s has text of unknown value (%s) before its hash tag: a '{' in it would move the tag", k, firstHole(k))
 			}
 		}
 		if a.Kind == slot.TagLiteral && a.HoleOutsideTag {
 			lit, _ := a.Tag.Literal()
-			r.Report("SL1101", u.expr, nil, "key %s has the constant hash tag {%s}: every key of the family is in slot %d (hot shard)", k, lit, slot.Slot(lit))
+			r.Report(rules.ConstantTag, u.expr, nil, "key %s has the constant hash tag {%s}: every key of the family is in slot %d (hot shard)", k, lit, slot.Slot(lit))
 		}
 	}
 	families(r, pass, uses)
@@ -202,7 +209,7 @@ func families(r *report.Reporter, pass *analysis.Pass, uses []use) {
 			if !ok || t == main {
 				continue
 			}
-			r.Report("SL1104", u.expr, nil, "key family %q is used %s here and %s at %s:%d: two spellings are two keys in different slots",
+			r.Report(rules.MixedTags, u.expr, nil, "key family %q is used %s here and %s at %s:%d: two spellings are two keys in different slots",
 				shape, describeTag(t), describeTag(main), shortFile(ref.Filename), ref.Line)
 		}
 	}

@@ -1,14 +1,15 @@
 package lockcheck
 
 import (
+	_ "embed"
 	"go/ast"
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/slotlint/slotlint/analyzer/config"
+	"github.com/slotlint/slotlint/analyzer/internal/analyzerdoc"
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
 	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
 	"github.com/slotlint/slotlint/analyzer/report"
@@ -18,15 +19,16 @@ import (
 // Analyzer reports SL1301, SL1302, SL1303 and SL1304.
 var Analyzer = &analysis.Analyzer{
 	Name:     "lockcheck",
-	Doc:      doc,
+	Doc:      analyzerdoc.MustExtract(doc, "lockcheck"),
 	Run:      run,
 	Requires: []*analysis.Analyzer{config.Analyzer, redisapi.Analyzer},
 	URL:      "https://pkg.go.dev/github.com/slotlint/slotlint/analyzer/lockcheck",
 }
 
-var doc = "report hand-rolled Redis locks and read-modify-write code with known races\n\n" +
-	"SETNX then EXPIRE, DEL without an owner check, fixed-interval lock retries and GET then SET " +
-	"without WATCH or a script. Rules: " + strings.Join(rules.Of("lockcheck"), ", ") + "."
+// doc is the package comment that Doc is taken from.
+//
+//go:embed doc.go
+var doc string
 
 // checker holds one package's functions and their events.
 type checker struct {

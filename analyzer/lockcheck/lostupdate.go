@@ -6,6 +6,7 @@ import (
 	"go/types"
 
 	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
+	"github.com/slotlint/slotlint/analyzer/rules"
 )
 
 // lostUpdate reports SL1304: a GET (HGET) then a SET (HSET) of the same key
@@ -13,7 +14,7 @@ import (
 // read, with no WATCH or script around them. Two clients interleaving
 // read, read, write, write lose the first client's update.
 func (c *checker) lostUpdate() {
-	if !c.r.Enabled("SL1304") {
+	if !c.r.Enabled(rules.LostUpdate) {
 		return
 	}
 	for _, f := range c.fns {
@@ -39,7 +40,7 @@ func (c *checker) lostUpdate() {
 				if !byValue && (onlyNextIteration(f, r, w) || !f.decidedBy(r.at, w.at, t.decides)) {
 					continue
 				}
-				c.r.Report("SL1304", w.at, nil, "%s", lostUpdateMessage(r, w, byValue, byValue && arithmetic(c.x.Origin(w.value), t)))
+				c.r.Report(rules.LostUpdate, w.at, nil, "%s", lostUpdateMessage(r, w, byValue, byValue && arithmetic(c.x.Origin(w.value), t)))
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/slotlint/slotlint/analyzer/rules"
 	"github.com/slotlint/slotlint/slot"
 )
 
@@ -15,7 +16,7 @@ import (
 // now; with GET, compare, DEL the lock can change hands between the GET
 // and the DEL.
 func (c *checker) release() {
-	if !c.r.Enabled("SL1302") {
+	if !c.r.Enabled(rules.UncheckedRelease) {
 		return
 	}
 	// A key set with NX is a lock when it expires: a TTL in the SET, or an
@@ -51,12 +52,12 @@ func (c *checker) release() {
 				continue // reported at the DEL inside the helper
 			}
 			if r := c.ownerRead(f, d); r != nil {
-				c.r.Report("SL1302", d.at, nil,
+				c.r.Report(rules.UncheckedRelease, d.at, nil,
 					"lock key %s released by GET, compare, %s: the lock can expire and pass to another client between the GET and the %s, which then deletes their lock; %s",
 					d.key, commandOf(d), d.call.Command, releaseAdvice(d.call.Client, "compares the token and deletes in one step"))
 				continue
 			}
-			c.r.Report("SL1302", d.at, nil,
+			c.r.Report(rules.UncheckedRelease, d.at, nil,
 				"lock key %s released by %s without an owner check: if the lock expired and another client took it, this deletes their lock; %s",
 				d.key, commandOf(d), releaseAdvice(d.call.Client, "deletes only while the value is still this owner's token"))
 		}

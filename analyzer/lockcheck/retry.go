@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/slotlint/slotlint/analyzer/internal/astutil"
+	"github.com/slotlint/slotlint/analyzer/rules"
 )
 
 // retry reports SL1303: a loop around a lock acquisition (SET NX) that
@@ -18,7 +19,7 @@ import (
 // that lose the race together retry together, in lockstep, and load the
 // key's shard; the waiting time should grow and carry jitter.
 func (c *checker) retry() {
-	if !c.r.Enabled("SL1303") {
+	if !c.r.Enabled(rules.FixedRetry) {
 		return
 	}
 	for _, f := range c.fns {
@@ -33,7 +34,7 @@ func (c *checker) retry() {
 			}
 			done[loop] = true
 			for _, w := range c.fixedWaits(loop) {
-				c.r.Report("SL1303", w.at, nil,
+				c.r.Report(rules.FixedRetry, w.at, nil,
 					"lock retry loop on %s waits a fixed %s between attempts (no growth, no jitter): clients that lose the race retry in lockstep and hammer the key's shard; back off exponentially with jitter, as runtime's Client.Obtain does",
 					a.key, w.what)
 			}

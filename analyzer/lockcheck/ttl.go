@@ -9,13 +9,14 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
+	"github.com/slotlint/slotlint/analyzer/rules"
 )
 
 // ttl reports SL1301: a key set with NX and no expiry, then given one by a
 // separate EXPIRE. A process that dies (or a connection that drops)
 // between the two leaves a lock that never expires.
 func (c *checker) ttl() {
-	if !c.r.Enabled("SL1301") {
+	if !c.r.Enabled(rules.LockWithoutTTL) {
 		return
 	}
 	for _, f := range c.fns {
@@ -33,7 +34,7 @@ func (c *checker) ttl() {
 				if !f.before(a.at, e.at) {
 					continue
 				}
-				c.r.Report("SL1301", a.at, c.ttlFix(f, a, e),
+				c.r.Report(rules.LockWithoutTTL, a.at, c.ttlFix(f, a, e),
 					"%s of lock key %s sets no TTL and %s sets one on a later step: if the process dies in between, the lock never expires; %s",
 					commandOf(a), a.key, commandOf(e), ttlAdvice(a.call.Client))
 				break

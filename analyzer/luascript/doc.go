@@ -57,4 +57,13 @@
 // its Go line with //slotlint:ignore LUA202 reason, or inside the script
 // with -- slotlint:ignore LUA202 reason. -slotlint.disable SL1202 silences
 // every Lua finding.
+//
+// # Analyzer slotlintscripts
+//
+// slotlintscripts: records the scripts that exported variables hold, for
+// slotlint's script checks
+//
+// A package that holds a script in an exported variable exports its text as
+// a fact, so a call of that script in an importing package is checked as
+// one in the same package. It reports nothing.
 package luascript

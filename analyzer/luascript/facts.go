@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/slotlint/slotlint/analyzer/internal/analyzerdoc"
 	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
 )
 
@@ -30,7 +31,7 @@ func (f *ScriptFact) String() string { return fmt.Sprintf("script(%d bytes)", le
 // imports: facts are computed for every dependency.
 var ScriptFacts = &analysis.Analyzer{
 	Name:       "slotlintscripts",
-	Doc:        "records the scripts that exported variables hold, for slotlint's script checks",
+	Doc:        analyzerdoc.MustExtract(doc, "slotlintscripts"),
 	Run:        runFacts,
 	FactTypes:  []analysis.Fact{new(ScriptFact)},
 	ResultType: reflect.TypeOf((*importedScripts)(nil)),

@@ -1,6 +1,7 @@
 package luascript
 
 import (
+	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/constant"
@@ -14,9 +15,11 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/slotlint/slotlint/analyzer/config"
+	"github.com/slotlint/slotlint/analyzer/internal/analyzerdoc"
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
 	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
 	"github.com/slotlint/slotlint/analyzer/report"
+	"github.com/slotlint/slotlint/analyzer/rules"
 	"github.com/slotlint/slotlint/luacheck"
 	"github.com/slotlint/slotlint/slot"
 )
@@ -24,7 +27,7 @@ import (
 // Analyzer reports SL1201 and, under SL1202, the Lua checker's findings.
 var Analyzer = &analysis.Analyzer{
 	Name:     "luascript",
-	Doc:      "check Lua scripts held in Go code, and each call against what its script does with KEYS and ARGV\n\nRules: SL1201, SL1202 (Lua findings under their LUA IDs).",
+	Doc:      analyzerdoc.MustExtract(doc, "luascript"),
 	Run:      run,
 	Requires: []*analysis.Analyzer{config.Analyzer, redisapi.Analyzer, ScriptFacts},
 	URL:      "https://pkg.go.dev/github.com/slotlint/slotlint/analyzer/luascript",
@@ -32,6 +35,11 @@ var Analyzer = &analysis.Analyzer{
 	// text is known and that touches no key.
 	ResultType: reflect.TypeOf((*Result)(nil)),
 }
+
+// doc is the package comment that Doc is taken from.
+//
+//go:embed doc.go
+var doc string
 
 // Result is what the analyzer learned about the package's script calls.
 type Result struct {
@@ -78,7 +86,7 @@ func run(pass *analysis.Pass) (any, error) {
 	cfg := pass.ResultOf[config.Analyzer].(*config.Config)
 	calls := pass.ResultOf[redisapi.Analyzer].(*redisapi.Result)
 	out := &Result{keyless: map[*ast.CallExpr]bool{}}
-	if !redisapi.ImportsClient(pass.Pkg) || !cfg.Enabled("SL1201") && !cfg.Enabled("SL1202") && !cfg.Enabled("SL1203") {
+	if !redisapi.ImportsClient(pass.Pkg) || !cfg.Enabled(rules.ScriptKeyCount) && !cfg.Enabled(rules.LuaInGo) && !cfg.Enabled(rules.NoScriptKeys) {
 		return out, nil
 	}
 	// Only packages that create, load or run a script pay for the index of
@@ -91,7 +99,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if len(defs) == 0 && !hasScriptCall {
 		return out, nil
 	}
-	c := &checker{pass: pass, cfg: cfg, x: calls.Keys, rep: report.New(pass, cfg, "SL1201", "SL1202"),
+	c := &checker{pass: pass, cfg: cfg, x: calls.Keys, rep: report.New(pass, cfg, rules.ScriptKeyCount, rules.LuaInGo),
 		res: newResolver(pass), functions: map[string]*script{}}
 	c.res.imported = pass.ResultOf[ScriptFacts].(*importedScripts)
 
@@ -243,9 +251,9 @@ func (c *checker) site(call *redisapi.Call) *site {
 func (c *checker) reportScript(s *script) {
 	if s.err != "" {
 		if s.embedded == "" {
-			c.rep.Report("SL1202", s.anchor, nil, "script cannot be checked: %s", s.err)
+			c.rep.Report(rules.LuaInGo, s.anchor, nil, "script cannot be checked: %s", s.err)
 		} else {
-			c.rep.Report("SL1202", s.anchor, nil, "embedded script %s cannot be checked: %s", s.embedded, s.err)
+			c.rep.Report(rules.LuaInGo, s.anchor, nil, "embedded script %s cannot be checked: %s", s.embedded, s.err)
 		}
 		return
 	}
@@ -304,7 +312,7 @@ func (c *checker) checkSite(st *site) {
 			r := cache.Analyze(s.src, opts)
 			for _, f := range r.Findings {
 				if f.Rule == luacheck.RuleKeysIndex && f.Function == st.function {
-					c.rep.Report("SL1201", call.Node, nil, "%s passes %d %s but function %s reads KEYS[%d] (%s): it is nil there",
+					c.rep.Report(rules.ScriptKeyCount, call.Node, nil, "%s passes %d %s but function %s reads KEYS[%d] (%s): it is nil there",
 						call.Method, n, plural(n, "key"), st.function, f.KeysIndex, where(f.Pos))
 					break
 				}
@@ -314,10 +322,10 @@ func (c *checker) checkSite(st *site) {
 			if p, ok := s.keysReadAt(m); ok {
 				at = " (" + where(p) + ")"
 			}
-			c.rep.Report("SL1201", call.Node, nil, "%s passes %d %s but the script reads KEYS[%d]%s: it is nil there",
+			c.rep.Report(rules.ScriptKeyCount, call.Node, nil, "%s passes %d %s but the script reads KEYS[%d]%s: it is nil there",
 				call.Method, n, plural(n, "key"), m, at)
 		} else if unread := unreadKeys(s.result.KeysRead, n); len(unread) > 0 {
-			c.rep.Report("SL1201", call.Node, nil, "%s passes %d %s but the script never reads %s: a key it does not use still decides where the call is routed",
+			c.rep.Report(rules.ScriptKeyCount, call.Node, nil, "%s passes %d %s but the script never reads %s: a key it does not use still decides where the call is routed",
 				call.Method, n, plural(n, "key"), strings.Join(unread, ", "))
 		}
 	}

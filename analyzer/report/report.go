@@ -44,7 +44,7 @@ type Reporter struct {
 // luaUmbrella is the Go rule under which findings of the Lua checker inside
 // scripts held in Go code are reported: each keeps its own LUA ID as
 // Category and is switched on and off with SL1202.
-const luaUmbrella = "SL1202"
+const luaUmbrella = rules.LuaInGo
 
 // governing returns the Go rule that decides whether id is reported: id
 // itself, or SL1202 for a Lua rule.

@@ -1,6 +1,7 @@
 package txslot
 
 import (
+	_ "embed"
 	"go/ast"
 	"go/types"
 	"strings"
@@ -8,27 +9,34 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/slotlint/slotlint/analyzer/config"
+	"github.com/slotlint/slotlint/analyzer/internal/analyzerdoc"
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
 	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
 	"github.com/slotlint/slotlint/analyzer/internal/slotcheck"
 	"github.com/slotlint/slotlint/analyzer/report"
+	"github.com/slotlint/slotlint/analyzer/rules"
 	"github.com/slotlint/slotlint/slot"
 )
 
 // Analyzer reports SL1003.
 var Analyzer = &analysis.Analyzer{
 	Name:     "txslot",
-	Doc:      "report MULTI/EXEC and WATCH across keys of several slots\n\nRedis Cluster aborts such transactions (CROSSSLOT, EXECABORT). Rule: SL1003.",
+	Doc:      analyzerdoc.MustExtract(doc, "txslot"),
 	Run:      run,
 	Requires: []*analysis.Analyzer{config.Analyzer, redisapi.Analyzer},
 	URL:      "https://pkg.go.dev/github.com/slotlint/slotlint/analyzer/txslot",
 }
 
+// doc is the package comment that Doc is taken from.
+//
+//go:embed doc.go
+var doc string
+
 func run(pass *analysis.Pass) (any, error) {
 	cfg := pass.ResultOf[config.Analyzer].(*config.Config)
 	res := pass.ResultOf[redisapi.Analyzer].(*redisapi.Result)
-	r := report.New(pass, cfg, "SL1003")
-	if len(res.Txs) == 0 || !r.Enabled("SL1003") {
+	r := report.New(pass, cfg, rules.TxSlots)
+	if len(res.Txs) == 0 || !r.Enabled(rules.TxSlots) {
 		return nil, nil
 	}
 	for _, tx := range res.Txs {
@@ -54,7 +62,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		if o.Opaque {
 			if k, ok := perElement(res.Keys, keys); ok && mayBeCluster(pass, tx) {
-				r.Report("SL1003", k.Expr, nil, "%s transaction queues a command per element: keys %s and %s share a slot only if every key carries one hash tag, which nothing here shows (CROSSSLOT risk on a cluster)",
+				r.Report(rules.TxSlots, k.Expr, nil, "%s transaction queues a command per element: keys %s and %s share a slot only if every key carries one hash tag, which nothing here shows (CROSSSLOT risk on a cluster)",
 					tx.Method, slotcheck.Describe(slotcheck.Key{Elem: k.Elem}, cfg.Slot), slotcheck.Describe(k, cfg.Slot))
 			}
 			continue
@@ -63,7 +71,7 @@ func run(pass *analysis.Pass) (any, error) {
 		if o.B.Expr != nil {
 			at = o.B.Expr
 		}
-		r.Report("SL1003", at, nil, "%s", o.Message)
+		r.Report(rules.TxSlots, at, nil, "%s", o.Message)
 	}
 	return nil, nil
 }

@@ -1,6 +1,7 @@
 package keyexpr
 
 import (
+	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/constant"
@@ -14,6 +15,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/slotlint/slotlint/analyzer/internal/analyzerdoc"
 	"github.com/slotlint/slotlint/slot"
 )
 
@@ -26,11 +28,16 @@ const maxDepth = 24
 // every package, since builders may live where go-redis is not imported.
 var Analyzer = &analysis.Analyzer{
 	Name:       "slotlintkeys",
-	Doc:        "records the keys that string-returning functions build, for slotlint's rules",
+	Doc:        analyzerdoc.MustExtract(doc, "slotlintkeys"),
 	Run:        run,
 	FactTypes:  []analysis.Fact{new(KeyFunc), new(FieldKey), new(KeyFields)},
 	ResultType: reflect.TypeOf((*Extractor)(nil)),
 }
+
+// doc is the package comment that Doc is taken from.
+//
+//go:embed doc.go
+var doc string
 
 func run(pass *analysis.Pass) (any, error) {
 	x := New(pass.Fset, pass.Pkg, pass.TypesInfo, pass.Files, pass.ImportObjectFact)

@@ -1,10 +1,7 @@
-// Package redisapi finds Redis calls in a package and describes each as
-// "command + keys". One front end per client library maps that client's
-// call shapes to these records (frontends.go lists them); the rules read
-// only the records, so every client gets the same rules and messages.
 package redisapi
 
 import (
+	_ "embed"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -13,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
 
+	"github.com/slotlint/slotlint/analyzer/internal/analyzerdoc"
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
 	"github.com/slotlint/slotlint/slot"
 )
@@ -119,9 +117,14 @@ type Result struct {
 // Analyzer collects the calls; rule analyzers require it.
 var Analyzer = &analysis.Analyzer{
 	Name:       "slotlintcalls",
-	Doc:        "collects Redis commands sent through the supported clients, with their keys, for slotlint's rules",
+	Doc:        analyzerdoc.MustExtract(doc, "slotlintcalls"),
 	Run:        run,
 	Requires:   []*analysis.Analyzer{keyexpr.Analyzer},
 	ResultType: reflect.TypeOf((*Result)(nil)),
 	FactTypes:  []analysis.Fact{new(Queues), new(ClientsUsed)},
 }
+
+// doc is the package comment that Doc is taken from.
+//
+//go:embed doc.go
+var doc string
