@@ -19,7 +19,7 @@ import (
 	"strings"
 
 	"github.com/slotlint/slotlint/analyzer"
-	"github.com/slotlint/slotlint/internal/ruledocs"
+	ruledocs "github.com/slotlint/slotlint/docs/rules"
 	"github.com/slotlint/slotlint/internal/version"
 	"github.com/slotlint/slotlint/internal/vetx"
 )

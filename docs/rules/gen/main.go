@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/slotlint/slotlint/internal/ruledocs"
+	ruledocs "github.com/slotlint/slotlint/docs/rules"
 )
 
 func main() {
