@@ -27,10 +27,33 @@
 //     script call, and the wording of the finding;
 //   - groundtruth: the rules' labels checked against a real cluster.
 //
-// Adding a rule: add its entry to rules, copy the smallest rule package
-// (txslot), read the redisapi Result, report through report.Reporter, add
-// the analyzer to Analyzers, and write testdata/<name> cases with // want
-// lines, reported and silent.
+// Adding a Go rule takes these steps; the test named after each fails
+// until it is done:
+//
+//  1. In rules, a constant for its ID and a catalogue entry with Title,
+//     What, Why, Bad, Good and Fix, naming its analyzer (rules
+//     TestCatalogue). Code names the rule by the constant, never by its
+//     text (rules TestRulesNamedByConstant).
+//  2. For a new family, copy the smallest rule package (txslot): its
+//     doc.go has a "# Analyzer NAME" section that names each of its rule
+//     IDs, and Doc is analyzerdoc.MustExtract(doc, NAME) (rules
+//     TestCatalogue, TestRulesNamedByConstant); add the analyzer to
+//     Analyzers (TestCatalogue). Read the redisapi Result and report
+//     through report.Reporter, which refuses an ID the catalogue lacks.
+//  3. testdata/<family> cases with // want lines, reported and silent:
+//     the package's analysistest suite checks every finding exactly.
+//  4. go generate ./docs/rules writes its page and the table (docs/rules
+//     TestDocsMatchCode, TestEveryRuleHasADoc).
+//  5. One planted finding in examples/shop, with a comment naming the ID
+//     at most 10 lines above it, and its row "| ID | `file`" in
+//     examples/shop/README.md (cmd/slotlint TestExampleShowsEveryRule);
+//     the quick start output in README.md then changes with it
+//     (TestReadmeQuickStart). A rule the example cannot show goes in
+//     exampleExceptions, with the reason under "What the example cannot
+//     show" in examples/shop/README.md.
+//
+// The SARIF rule metadata and the -slotlint.disable flag read the
+// catalogue and need no step.
 package analyzer
 
 import (
