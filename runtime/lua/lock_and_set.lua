@@ -20,11 +20,9 @@
 --        holds the lock or it is reserved for another ticket (as in
 --        obtain.lua; the state is not written).
 --- @include "prelude/fence"
+--- @include "prelude/acquire"
 local lock = KEYS[1]
 local state = KEYS[3]
-local token = ARGV[1]
-local ttl = ARGV[2]
-local queued = ARGV[6]
 
 local lockType = redis.call('TYPE', lock)['ok']
 if lockType ~= 'none' and lockType ~= 'hash' then
@@ -35,48 +33,9 @@ if stateType ~= 'none' and stateType ~= 'hash' then
   return redis.error_reply('WRONGTYPE state key holds a ' .. stateType)
 end
 
-local fence
-local count = 1
-if lockType == 'hash' then
-  local f = redis.call('HMGET', lock, 'owner', 'ticket', 'fence', 'gen', 'waiters')
-  local owner, ticket, gen = f[1], f[2], f[4]
-  fence = tonumber(f[3])
-  if not fence or (not owner and not ticket) then
-    return redis.error_reply('WRONGTYPE lock key holds a hash that is not a lock')
-  end
-  if owner ~= token and (owner or ticket ~= ARGV[7]) then
-    local waiters = tonumber(f[5] or 0) or 0
-    if queued ~= '-' then
-      if not gen then
-        gen = tostring(fence)
-        redis.call('HSET', lock, 'gen', gen)
-      end
-      if queued ~= gen then
-        waiters = redis.call('HINCRBY', lock, 'waiters', 1)
-      end
-    end
-    return {0, redis.call('PTTL', lock), tonumber(gen) or 0, owner and 0 or 1, waiters}
-  end
-  if gen == queued and tonumber(f[5] or 0) > 0 then
-    redis.call('HINCRBY', lock, 'waiters', -1)
-  end
-  if owner then
-    count = redis.call('HINCRBY', lock, 'count', 1)
-    redis.call('PEXPIRE', lock, ttl, 'GT')
-  else
-    redis.call('HDEL', lock, 'ticket')
-    redis.call('HSET', lock, 'owner', token, 'count', 1)
-    redis.call('PEXPIRE', lock, ttl)
-  end
-else
-  -- The counter's INCR is the first write (see nextFence).
-  local failed
-  fence, failed = nextFence(KEYS[2])
-  if not fence then
-    return failed
-  end
-  redis.call('HSET', lock, 'owner', token, 'count', 1, 'fence', fence)
-  redis.call('PEXPIRE', lock, ttl)
+local fence, count = acquire(lock, lockType, KEYS[2], ARGV[1], ARGV[2], ARGV[6], ARGV[7])
+if not fence then
+  return count
 end
 redis.call('HSET', state, ARGV[3], ARGV[4], '__fence', fence)
 redis.call('PEXPIRE', state, ARGV[5])

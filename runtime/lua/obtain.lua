@@ -28,60 +28,19 @@
 -- INCR, the first write), so a key of another type is reported and left
 -- untouched.
 --- @include "prelude/fence"
+--- @include "prelude/acquire"
 local lock = KEYS[1]
-local token = ARGV[1]
 local ttl = ARGV[2]
-local queued = ARGV[3]
 
 local lockType = redis.call('TYPE', lock)['ok']
-if lockType == 'none' then
-  -- The counter's INCR is the first write (see nextFence).
-  local n, failed = nextFence(KEYS[2])
-  if not n then
-    return failed
-  end
-  redis.call('HSET', lock, 'owner', token, 'count', 1, 'fence', n)
-  redis.call('PEXPIRE', lock, ttl)
-  return {1, n, 1, tonumber(ttl)}
-end
-if lockType ~= 'hash' then
+if lockType ~= 'none' and lockType ~= 'hash' then
   return redis.error_reply('WRONGTYPE lock key holds a ' .. lockType)
 end
-
-local f = redis.call('HMGET', lock, 'owner', 'ticket', 'fence', 'gen', 'waiters')
-local owner, ticket, gen = f[1], f[2], f[4]
-local fence = tonumber(f[3])
-if not fence or (not owner and not ticket) then
-  return redis.error_reply('WRONGTYPE lock key holds a hash that is not a lock')
+local fence, count, fresh = acquire(lock, lockType, KEYS[2], ARGV[1], ttl, ARGV[3], ARGV[4])
+if not fence then
+  return count
 end
-if owner == token or (not owner and ticket == ARGV[4]) then
-  -- A waiter that gets the lock leaves the queue.
-  if gen == queued and tonumber(f[5] or 0) > 0 then
-    redis.call('HINCRBY', lock, 'waiters', -1)
-  end
-  local count = 1
-  if owner then
-    -- One lease per lock: a re-entry may extend it, never shorten what an
-    -- earlier entry was promised.
-    count = redis.call('HINCRBY', lock, 'count', 1)
-    redis.call('PEXPIRE', lock, ttl, 'GT')
-  else
-    redis.call('HDEL', lock, 'ticket')
-    redis.call('HSET', lock, 'owner', token, 'count', 1)
-    redis.call('PEXPIRE', lock, ttl)
-  end
-  return {1, fence, count, redis.call('PTTL', lock)}
+if fresh then
+  return {1, fence, 1, tonumber(ttl)}
 end
--- Held, or reserved for another waiter: queue a caller that will wait,
--- once per gen, so that the release hands the lock on instead of freeing it.
-local waiters = tonumber(f[5] or 0) or 0
-if queued ~= '-' then
-  if not gen then
-    gen = tostring(fence)
-    redis.call('HSET', lock, 'gen', gen)
-  end
-  if queued ~= gen then
-    waiters = redis.call('HINCRBY', lock, 'waiters', 1)
-  end
-end
-return {0, redis.call('PTTL', lock), tonumber(gen) or 0, owner and 0 or 1, waiters}
+return {1, fence, count, redis.call('PTTL', lock)}
