@@ -8,7 +8,8 @@
 //   - config: every setting, as the flags of one analyzer ("slotlint")
 //     whose Result the rule analyzers read;
 //   - report: how rules report (Category = ID, suppression, generated
-//     files);
+//     files), from the comments internal/directives reads once per
+//     package;
 //   - crossslot (SL1001, SL1002, SL1005), txslot (SL1003), scriptkeys
 //     (SL1004, SL1203), hashtag (SL1101-SL1105): one package per rule
 //     family, each with doc.go and an analysistest suite whose cases live
@@ -38,8 +39,9 @@
 //     doc.go has a "# Analyzer NAME" section that names each of its rule
 //     IDs, and Doc is analyzerdoc.MustExtract(doc, NAME) (rules
 //     TestCatalogue, TestRulesNamedByConstant); add the analyzer to
-//     Analyzers (TestCatalogue). Read the redisapi Result and report
-//     through report.Reporter, which refuses an ID the catalogue lacks.
+//     Analyzers (TestCatalogue). Require config, directives and redisapi
+//     as txslot does, read the redisapi Result and report through
+//     report.Reporter, which refuses an ID the catalogue lacks.
 //  3. testdata/<family> cases with // want lines, reported and silent:
 //     the package's analysistest suite checks every finding exactly.
 //  4. go generate ./docs/rules writes its page and the table (docs/rules

@@ -9,6 +9,7 @@ import (
 
 	"github.com/slotlint/slotlint/analyzer/config"
 	"github.com/slotlint/slotlint/analyzer/internal/analyzerdoc"
+	"github.com/slotlint/slotlint/analyzer/internal/directives"
 	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
 	"github.com/slotlint/slotlint/analyzer/internal/slotcheck"
 	"github.com/slotlint/slotlint/analyzer/report"
@@ -21,7 +22,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "crossslot",
 	Doc:      analyzerdoc.MustExtract(doc, "crossslot"),
 	Run:      run,
-	Requires: []*analysis.Analyzer{config.Analyzer, redisapi.Analyzer},
+	Requires: []*analysis.Analyzer{config.Analyzer, directives.Analyzer, redisapi.Analyzer},
 	URL:      "https://pkg.go.dev/github.com/slotlint/slotlint/analyzer/crossslot",
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/slotlint/slotlint/analyzer/config"
 	"github.com/slotlint/slotlint/analyzer/internal/analyzerdoc"
+	"github.com/slotlint/slotlint/analyzer/internal/directives"
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
 	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
 	"github.com/slotlint/slotlint/analyzer/report"
@@ -21,7 +22,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "lockcheck",
 	Doc:      analyzerdoc.MustExtract(doc, "lockcheck"),
 	Run:      run,
-	Requires: []*analysis.Analyzer{config.Analyzer, redisapi.Analyzer},
+	Requires: []*analysis.Analyzer{config.Analyzer, directives.Analyzer, redisapi.Analyzer},
 	URL:      "https://pkg.go.dev/github.com/slotlint/slotlint/analyzer/lockcheck",
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/slotlint/slotlint/analyzer/config"
 	"github.com/slotlint/slotlint/analyzer/internal/analyzerdoc"
+	"github.com/slotlint/slotlint/analyzer/internal/directives"
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
 	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
 	"github.com/slotlint/slotlint/analyzer/report"
@@ -29,7 +30,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "luascript",
 	Doc:      analyzerdoc.MustExtract(doc, "luascript"),
 	Run:      run,
-	Requires: []*analysis.Analyzer{config.Analyzer, redisapi.Analyzer, ScriptFacts},
+	Requires: []*analysis.Analyzer{config.Analyzer, directives.Analyzer, redisapi.Analyzer, ScriptFacts},
 	URL:      "https://pkg.go.dev/github.com/slotlint/slotlint/analyzer/luascript",
 	// The Result tells other rules which script calls run a script whose
 	// text is known and that touches no key.

@@ -2,43 +2,28 @@
 // ID, disabled rules and generated files are filtered, and
 // "//slotlint:ignore ID reason" comments on the line or the line above
 // suppress a finding. A directive without a reason suppresses nothing and is
-// itself reported, under the rule it names.
+// itself reported, under the rule it names. The comments are read once per
+// package, by directives.Analyzer, which every rule analyzer requires.
 package report
 
 import (
 	"fmt"
-	"go/ast"
-	"go/token"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/slotlint/slotlint/analyzer/config"
+	"github.com/slotlint/slotlint/analyzer/internal/directives"
 	"github.com/slotlint/slotlint/analyzer/rules"
 	"github.com/slotlint/slotlint/internal/ruleurl"
 )
 
-const directive = "//slotlint:ignore"
-
-// lineKey identifies one line of one file.
-type lineKey struct {
-	file string
-	line int
-}
-
-type ignore struct {
-	ids    []string
-	reason string
-	pos    token.Pos
-}
-
 // Reporter reports one analyzer's findings for one package.
 type Reporter struct {
-	pass      *analysis.Pass
-	cfg       *config.Config
-	ignores   map[lineKey][]ignore
-	generated map[string]bool
-	seen      map[string]bool
+	pass *analysis.Pass
+	cfg  *config.Config
+	dir  *directives.Result
+	seen map[string]bool
 }
 
 // luaUmbrella is the Go rule under which findings of the Lua checker inside
@@ -57,79 +42,23 @@ func governing(id string) string {
 
 // New prepares a reporter and reports malformed directives that name one of
 // the rules in ids (the rules of the calling analyzer; SL1202 brings every
-// LUA rule with it).
+// LUA rule with it). The calling analyzer requires directives.Analyzer.
 func New(pass *analysis.Pass, cfg *config.Config, ids ...string) *Reporter {
-	r := &Reporter{pass: pass, cfg: cfg, ignores: map[lineKey][]ignore{}, generated: map[string]bool{}, seen: map[string]bool{}}
+	r := &Reporter{pass: pass, cfg: cfg, dir: pass.ResultOf[directives.Analyzer].(*directives.Result), seen: map[string]bool{}}
 	mine := map[string]bool{}
 	for _, id := range ids {
 		mine[id] = true
 	}
 	isMine := func(id string) bool { return mine[id] || mine[luaUmbrella] && governing(id) == luaUmbrella }
-	for _, f := range pass.Files {
-		name := pass.Fset.File(f.Pos()).Name()
-		if ast.IsGenerated(f) {
-			r.generated[name] = true
-			continue
-		}
-		for _, cg := range f.Comments {
-			for _, c := range cg.List {
-				ig, ok := parse(c)
-				if !ok {
-					continue
-				}
-				if ig.reason == "" {
-					for _, id := range ig.ids {
-						if isMine(id) && cfg.Enabled(id) {
-							pass.Report(analysis.Diagnostic{Pos: c.Pos(), End: c.End(), Category: id, URL: ruleurl.For(id),
-								Message: fmt.Sprintf("slotlint:ignore %s needs a reason after the rule ID", id)})
-						}
-					}
-					continue
-				}
-				line := pass.Fset.Position(c.Pos()).Line
-				k := lineKey{name, line}
-				r.ignores[k] = append(r.ignores[k], ig)
+	for _, m := range r.dir.Malformed() {
+		for _, id := range m.IDs {
+			if isMine(id) && cfg.Enabled(id) {
+				pass.Report(analysis.Diagnostic{Pos: m.Comment.Pos(), End: m.Comment.End(), Category: id, URL: ruleurl.For(id),
+					Message: fmt.Sprintf("slotlint:ignore %s needs a reason after the rule ID", id)})
 			}
 		}
 	}
 	return r
-}
-
-// parse reads "//slotlint:ignore SL1002[,SL1003] reason...".
-func parse(c *ast.Comment) (ignore, bool) {
-	text, ok := strings.CutPrefix(c.Text, directive)
-	if !ok || (text != "" && text[0] != ' ' && text[0] != '\t') {
-		return ignore{}, false
-	}
-	// A comment after the directive is not its reason.
-	if i := strings.Index(text, "//"); i >= 0 {
-		text = text[:i]
-	}
-	fields := strings.Fields(text)
-	if len(fields) == 0 {
-		return ignore{}, false
-	}
-	var ids []string
-	for _, id := range strings.Split(fields[0], ",") {
-		if id != "" {
-			ids = append(ids, strings.ToUpper(id))
-		}
-	}
-	return ignore{ids: ids, reason: strings.Join(fields[1:], " "), pos: c.Pos()}, true
-}
-
-func (r *Reporter) suppressed(id string, pos token.Pos) bool {
-	p := r.pass.Fset.Position(pos)
-	for _, line := range []int{p.Line, p.Line - 1} {
-		for _, ig := range r.ignores[lineKey{p.Filename, line}] {
-			for _, x := range ig.ids {
-				if x == id {
-					return true
-				}
-			}
-		}
-	}
-	return false
 }
 
 // Report reports a finding of rule id over node, unless it is disabled,
@@ -142,8 +71,7 @@ func (r *Reporter) Report(id string, node analysis.Range, fixes []analysis.Sugge
 	if !r.cfg.Enabled(id) || !node.Pos().IsValid() {
 		return
 	}
-	p := r.pass.Fset.Position(node.Pos())
-	if r.generated[p.Filename] || r.suppressed(id, node.Pos()) {
+	if r.dir.Generated(node.Pos()) || r.dir.Suppressed(id, node.Pos()) {
 		return
 	}
 	msg := fmt.Sprintf(format, args...)

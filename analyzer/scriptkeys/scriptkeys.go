@@ -6,6 +6,7 @@ import (
 
 	"github.com/slotlint/slotlint/analyzer/config"
 	"github.com/slotlint/slotlint/analyzer/internal/analyzerdoc"
+	"github.com/slotlint/slotlint/analyzer/internal/directives"
 	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
 	"github.com/slotlint/slotlint/analyzer/internal/slotcheck"
 	"github.com/slotlint/slotlint/analyzer/luascript"
@@ -19,7 +20,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "scriptkeys",
 	Doc:      analyzerdoc.MustExtract(doc, "scriptkeys"),
 	Run:      run,
-	Requires: []*analysis.Analyzer{config.Analyzer, redisapi.Analyzer, luascript.Analyzer},
+	Requires: []*analysis.Analyzer{config.Analyzer, directives.Analyzer, redisapi.Analyzer, luascript.Analyzer},
 	URL:      "https://pkg.go.dev/github.com/slotlint/slotlint/analyzer/scriptkeys",
 }
 
