@@ -2,7 +2,6 @@ package crossslot
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/token"
 	"go/types"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/slotlint/slotlint/analyzer/config"
+	"github.com/slotlint/slotlint/analyzer/internal/astutil"
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
 	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
 	"github.com/slotlint/slotlint/analyzer/report"
@@ -26,8 +26,7 @@ import (
 // builder's to judge, and an empty or unclosed tag is hashtag's finding.
 func companions(pass *analysis.Pass, r *report.Reporter, res *redisapi.Result, cfg *config.Config, call *redisapi.Call) {
 	for _, c := range call.Companions {
-		parts := c.Of.Key.Parts()
-		if len(parts) == 1 && parts[0].Hole != nil {
+		if _, ok := c.Of.Key.SoleHole(); ok {
 			continue
 		}
 		a := slot.Analyze(c.Of.Key, cfg.Slot)
@@ -104,12 +103,12 @@ func keyArgs(pass *analysis.Pass, res *redisapi.Result, e ast.Expr) ([]string, b
 			return nil, false
 		}
 		var ok bool
-		if before, ok = constString(pass, ops[0]); !ok {
+		if before, ok = astutil.ConstString(pass.TypesInfo, ops[0]); !ok {
 			return nil, false
 		}
 		id = ops[1]
 		if len(ops) == 3 {
-			if after, ok = constString(pass, ops[2]); !ok {
+			if after, ok = astutil.ConstString(pass.TypesInfo, ops[2]); !ok {
 				return nil, false
 			}
 		}
@@ -118,7 +117,7 @@ func keyArgs(pass *analysis.Pass, res *redisapi.Result, e ast.Expr) ([]string, b
 		if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "fmt" || fn.Name() != "Sprintf" || len(x.Args) != 2 || x.Ellipsis.IsValid() {
 			return nil, false
 		}
-		format, ok := constString(pass, x.Args[0])
+		format, ok := astutil.ConstString(pass.TypesInfo, x.Args[0])
 		if !ok || strings.Count(format, "%") != 1 {
 			return nil, false
 		}
@@ -130,7 +129,7 @@ func keyArgs(pass *analysis.Pass, res *redisapi.Result, e ast.Expr) ([]string, b
 	default:
 		return nil, false
 	}
-	if _, isConst := constString(pass, id); isConst || !isStringType(pass.TypesInfo.TypeOf(id)) {
+	if _, isConst := astutil.ConstString(pass.TypesInfo, id); isConst || !isStringType(pass.TypesInfo.TypeOf(id)) {
 		return nil, false
 	}
 	if !strings.HasSuffix(before, ":") || strings.ContainsAny(before+after, "{}") || after != "" && !strings.HasPrefix(after, ":") {
@@ -162,14 +161,6 @@ func flattenAdd(e ast.Expr, ops *[]ast.Expr) bool {
 	}
 	*ops = append(*ops, e)
 	return true
-}
-
-func constString(pass *analysis.Pass, e ast.Expr) (string, bool) {
-	tv := pass.TypesInfo.Types[e]
-	if tv.Value == nil || tv.Value.Kind() != constant.String {
-		return "", false
-	}
-	return constant.StringVal(tv.Value), true
 }
 
 func isStringType(t types.Type) bool {

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/slotlint/slotlint/analyzer/internal/analyzerdoc"
+	"github.com/slotlint/slotlint/analyzer/internal/astutil"
 	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
 )
 
@@ -96,7 +97,7 @@ func (r *resolver) objectScript(v *types.Var) *script {
 	if !ok || val == nil {
 		return nil
 	}
-	if isString(v.Type()) {
+	if astutil.IsString(v.Type()) {
 		return r.text(val)
 	}
 	return r.scriptValue(val)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/slotlint/slotlint/analyzer/config"
 	"github.com/slotlint/slotlint/analyzer/internal/analyzerdoc"
+	"github.com/slotlint/slotlint/analyzer/internal/astutil"
 	"github.com/slotlint/slotlint/analyzer/internal/directives"
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
 	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
@@ -428,7 +429,7 @@ func (c *checker) bindings(call *redisapi.Call, st *site) map[string]keyexpr.Ele
 	}
 	if st.argsOK {
 		for i, a := range st.args {
-			if tv := c.pass.TypesInfo.Types[a]; tv.Type != nil && isString(tv.Type) {
+			if tv := c.pass.TypesInfo.Types[a]; tv.Type != nil && astutil.IsString(tv.Type) {
 				out[fmt.Sprintf("ARGV[%d]", i+1)] = keyexpr.Elem{Key: c.x.Key(a), Expr: a}
 			}
 		}
@@ -445,11 +446,6 @@ func opaque(k slot.Key) bool {
 		}
 	}
 	return len(parts) > 0
-}
-
-func isString(t types.Type) bool {
-	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Info()&types.IsString != 0
 }
 
 // keyCount is the number of keys a call passes, when known.

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/slotlint/slotlint/analyzer/internal/astutil"
 	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
 	"github.com/slotlint/slotlint/luacheck"
 )
@@ -525,7 +526,7 @@ func readBounded(name string, limit int) ([]byte, error) {
 // itself: front ends that follow their script values to the text give
 // that.
 func (r *resolver) scriptValue(e ast.Expr) *script {
-	if tv, ok := r.pass.TypesInfo.Types[e]; ok && tv.Type != nil && isString(tv.Type) {
+	if tv, ok := r.pass.TypesInfo.Types[e]; ok && tv.Type != nil && astutil.IsString(tv.Type) {
 		return r.text(e)
 	}
 	for depth := 0; depth < maxDepth; depth++ {

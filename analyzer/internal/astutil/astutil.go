@@ -4,7 +4,13 @@ package astutil
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/inspector"
 )
 
 // AssignedIn reports whether an expression matching is is assigned or
@@ -25,4 +31,63 @@ func AssignedIn(n ast.Node, addr bool, is func(ast.Expr) bool) bool {
 		return !found
 	})
 	return found
+}
+
+// IsString reports whether t's underlying type is a string type: string,
+// a named string type, or an untyped string constant's.
+func IsString(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0
+}
+
+// ConstString returns the value of e when it is a constant string.
+func ConstString(info *types.Info, e ast.Expr) (string, bool) {
+	tv := info.Types[e]
+	if tv.Value == nil || tv.Value.Kind() != constant.String {
+		return "", false
+	}
+	return constant.StringVal(tv.Value), true
+}
+
+// ConstInt returns the value of e when it is a constant integer that fits
+// an int64; e may be nil.
+func ConstInt(info *types.Info, e ast.Expr) (int, bool) {
+	if e == nil {
+		return 0, false
+	}
+	tv := info.Types[e]
+	if tv.Value == nil || tv.Value.Kind() != constant.Int {
+		return 0, false
+	}
+	v, exact := constant.Int64Val(tv.Value)
+	return int(v), exact
+}
+
+// IsStandard reports whether the pass's package is in the standard
+// library: it has no module and its import path's first element has no
+// dot. internal/vetx applies the same test to go vet's configuration.
+func IsStandard(pass *analysis.Pass) bool {
+	if pass.Module != nil && pass.Module.Path != "" {
+		return false
+	}
+	first, _, _ := strings.Cut(pass.Pkg.Path(), "/")
+	return !strings.Contains(first, ".")
+}
+
+// EnclosingFunc returns the innermost function declaration or literal
+// that holds c's node (or is it), or nil at package level.
+func EnclosingFunc(c inspector.Cursor) ast.Node {
+	for f := range c.Enclosing((*ast.FuncDecl)(nil), (*ast.FuncLit)(nil)) {
+		return f.Node()
+	}
+	return nil
+}
+
+// EnclosingFuncAt is EnclosingFunc of the innermost node around pos.
+func EnclosingFuncAt(ins *inspector.Inspector, pos token.Pos) ast.Node {
+	c, ok := ins.Root().FindByPos(pos, pos)
+	if !ok {
+		return nil
+	}
+	return EnclosingFunc(c)
 }

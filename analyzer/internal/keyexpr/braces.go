@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/slotlint/slotlint/analyzer/internal/astutil"
 	"github.com/slotlint/slotlint/slot"
 )
 
@@ -132,7 +133,7 @@ func (x *Extractor) assigned(l ast.Expr) types.Object {
 // constant with one, a concatenation with such a part, or a variable or
 // parameter already known to hold one.
 func (x *Extractor) bracedExpr(e ast.Expr, known map[types.Object]BraceSource) (BraceSource, bool) {
-	if t := x.info.TypeOf(e); t == nil || !isString(t) {
+	if t := x.info.TypeOf(e); t == nil || !astutil.IsString(t) {
 		return BraceSource{}, false
 	}
 	if tv := x.info.Types[e]; tv.Value != nil && tv.Value.Kind() == constant.String {

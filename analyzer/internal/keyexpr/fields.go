@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/slotlint/slotlint/analyzer/internal/astutil"
 	"github.com/slotlint/slotlint/slot"
 )
 
@@ -207,7 +208,7 @@ func (x *Extractor) fieldSummary(f *types.Var, depth int) (slot.Key, bool) {
 	if s, ok := x.fieldSums[f]; ok {
 		return s.key, s.ok && !s.pending
 	}
-	if f.Pkg() != x.pkg || f.Exported() || !isString(f.Type()) || depth > maxDepth {
+	if f.Pkg() != x.pkg || f.Exported() || !astutil.IsString(f.Type()) || depth > maxDepth {
 		return slot.Key{}, false
 	}
 	ws := x.fields().writes[f]
@@ -344,7 +345,7 @@ func (x *Extractor) literalFields(lit *ast.CompositeLit, st *types.Struct, ev *e
 	out := map[string]slot.Key{}
 	for i := 0; i < st.NumFields(); i++ {
 		f := st.Field(i)
-		if !isString(f.Type()) {
+		if !astutil.IsString(f.Type()) {
 			continue
 		}
 		if v, ok := literalField(lit, st, f.Name()); ok {
@@ -375,7 +376,7 @@ func literalField(lit *ast.CompositeLit, st *types.Struct, name string) (ast.Exp
 // sight, else from the field's summary (this package's, or the fact of the
 // package declaring it) named after the value x.
 func (x *Extractor) fieldValue(e *ast.SelectorExpr, f *types.Var, ev *env, depth int) (slot.Key, bool) {
-	if !isString(f.Type()) {
+	if !astutil.IsString(f.Type()) {
 		return slot.Key{}, false
 	}
 	if k, ok := x.originField(e.X, f, ev, depth); ok {
@@ -512,7 +513,7 @@ func (x *Extractor) exportFieldFacts(pass *analysis.Pass) {
 	scan := x.fields()
 	var fs []*types.Var
 	for f := range scan.writes {
-		if f.Pkg() == x.pkg && !f.Exported() && isString(f.Type()) {
+		if f.Pkg() == x.pkg && !f.Exported() && astutil.IsString(f.Type()) {
 			fs = append(fs, f)
 		}
 	}

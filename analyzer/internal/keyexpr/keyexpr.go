@@ -16,6 +16,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/slotlint/slotlint/analyzer/internal/analyzerdoc"
+	"github.com/slotlint/slotlint/analyzer/internal/astutil"
 	"github.com/slotlint/slotlint/slot"
 )
 
@@ -41,7 +42,13 @@ var doc string
 
 func run(pass *analysis.Pass) (any, error) {
 	x := New(pass.Fset, pass.Pkg, pass.TypesInfo, pass.Files, pass.ImportObjectFact)
-	if isStandard(pass) || ClientPackage(pass.Pkg.Path()) {
+	// The standard library's string-returning functions format errors and
+	// values, not Redis keys (the ones keys are built with, fmt, strconv
+	// and strings, are modelled here directly), so they export no facts.
+	// That keeps results the same whether or not a driver analyzes the
+	// standard library: go vet -vettool asks for its facts, and slotlint
+	// answers without type-checking it.
+	if astutil.IsStandard(pass) || ClientPackage(pass.Pkg.Path()) {
 		return x, nil
 	}
 	for _, fn := range x.declOrder {
@@ -61,21 +68,6 @@ func run(pass *analysis.Pass) (any, error) {
 // package, which exports no facts: its string functions build no user
 // keys. The list of clients belongs to redisapi, which sets this.
 var ClientPackage = func(path string) bool { return false }
-
-// isStandard reports whether pass is over a standard-library package: no
-// module, and an import path whose first element has no dot. Their
-// string-returning functions format errors and values, not Redis keys (the
-// ones keys are built with, fmt, strconv and strings, are modelled here
-// directly), so they export no facts. That keeps results the same whether
-// or not a driver analyzes the standard library: go vet -vettool asks for
-// its facts, and slotlint answers without type-checking it.
-func isStandard(pass *analysis.Pass) bool {
-	if pass.Module != nil && pass.Module.Path != "" {
-		return false
-	}
-	first, _, _ := strings.Cut(pass.Pkg.Path(), "/")
-	return !strings.Contains(first, ".")
-}
 
 // Elem is one element of a key list, such as the keys slice of an EVAL or
 // the variadic keys of MGET.
@@ -201,7 +193,7 @@ func (x *Extractor) key(e ast.Expr, ev *env, depth int) slot.Key {
 	case *ast.ParenExpr:
 		return x.key(e.X, ev, depth)
 	case *ast.BinaryExpr:
-		if e.Op == token.ADD && isString(x.info.TypeOf(e)) {
+		if e.Op == token.ADD && astutil.IsString(x.info.TypeOf(e)) {
 			return slot.Concat(x.key(e.X, ev, depth), x.key(e.Y, ev, depth))
 		}
 	case *ast.Ident:
@@ -228,11 +220,6 @@ func (x *Extractor) key(e ast.Expr, ev *env, depth int) slot.Key {
 		return x.call(e, ev, depth)
 	}
 	return x.unique(e)
-}
-
-func isString(t types.Type) bool {
-	b, ok := types.Unalias(t).Underlying().(*types.Basic)
-	return ok && b.Info()&types.IsString != 0
 }
 
 func isInteger(t types.Type) bool {
@@ -282,7 +269,7 @@ func (x *Extractor) ident(id *ast.Ident, ev *env, depth int) slot.Key {
 func (x *Extractor) write(v *types.Var, w *assign, ev *env, depth int) slot.Key {
 	switch {
 	case w.zero:
-		if isString(v.Type()) {
+		if astutil.IsString(v.Type()) {
 			return slot.Literal("")
 		}
 		return x.varHole(v, v.Pos())
@@ -336,7 +323,7 @@ func (x *Extractor) formatted(e ast.Expr, verb byte, ev *env, depth int, lbl str
 		}
 	}
 	t := x.info.TypeOf(e)
-	if t != nil && isString(t) && (verb == 's' || verb == 'v') {
+	if t != nil && astutil.IsString(t) && (verb == 's' || verb == 'v') {
 		return x.key(e, ev, depth)
 	}
 	class := string(verb)
@@ -359,7 +346,7 @@ func (x *Extractor) formatted(e ast.Expr, verb byte, ev *env, depth int, lbl str
 func (x *Extractor) call(call *ast.CallExpr, ev *env, depth int) slot.Key {
 	if tv, ok := x.info.Types[call.Fun]; ok && tv.IsType() && len(call.Args) == 1 {
 		arg := call.Args[0]
-		if at := x.info.TypeOf(arg); at != nil && (isString(at) || isBytes(at)) {
+		if at := x.info.TypeOf(arg); at != nil && (astutil.IsString(at) || isBytes(at)) {
 			return x.key(arg, ev, depth)
 		}
 		return x.unique(call)
@@ -504,7 +491,7 @@ func (x *Extractor) sprintf(format string, args []ast.Expr, ev *env, depth int) 
 func (x *Extractor) sprint(args []ast.Expr, ev *env, depth int) slot.Key {
 	var ks []slot.Key
 	for i, a := range args {
-		if i > 0 && !isString(x.info.TypeOf(a)) && !isString(x.info.TypeOf(args[i-1])) {
+		if i > 0 && !astutil.IsString(x.info.TypeOf(a)) && !astutil.IsString(x.info.TypeOf(args[i-1])) {
 			ks = append(ks, slot.Literal(" "))
 		}
 		ks = append(ks, x.formatted(a, 'v', ev, depth, ""))
@@ -543,7 +530,7 @@ func (x *Extractor) bind(k slot.Key, fn *types.Func, call *ast.CallExpr, ev *env
 	}
 	args := make([]slot.Key, len(call.Args))
 	for i, a := range call.Args {
-		if t := x.info.TypeOf(a); t != nil && isString(t) {
+		if t := x.info.TypeOf(a); t != nil && astutil.IsString(t) {
 			args[i] = x.key(a, ev, depth)
 		} else {
 			args[i] = x.formatted(a, 'v', ev, depth, "")
@@ -647,7 +634,7 @@ func (x *Extractor) summaryDepth(fn *types.Func, depth int) (slot.Key, bool) {
 	}
 	fd := x.decls[fn]
 	sig, _ := fn.Type().(*types.Signature)
-	if fd == nil || sig == nil || sig.Results().Len() != 1 || !isString(sig.Results().At(0).Type()) || depth > maxDepth {
+	if fd == nil || sig == nil || sig.Results().Len() != 1 || !astutil.IsString(sig.Results().At(0).Type()) || depth > maxDepth {
 		return slot.Key{}, false
 	}
 	s := &sum{pending: true}

@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/slotlint/slotlint/analyzer/internal/astutil"
 	"github.com/slotlint/slotlint/slot"
 )
 
@@ -47,23 +48,14 @@ func isReplacerMethod(fn *types.Func) bool {
 	return ok && sig.Recv() != nil
 }
 
-// constString is e's constant string value.
-func (x *Extractor) constString(e ast.Expr) (string, bool) {
-	tv := x.info.Types[e]
-	if tv.Value == nil || tv.Value.Kind() != constant.String {
-		return "", false
-	}
-	return constant.StringVal(tv.Value), true
-}
-
 // replaceN fills the first n (all when n < 0) non-overlapping occurrences
 // of old in a constant template with the key of repl.
 func (x *Extractor) replaceN(tmpl, old, repl ast.Expr, n int, ev *env, depth int) (slot.Key, bool) {
-	t, ok := x.constString(tmpl)
+	t, ok := astutil.ConstString(x.info, tmpl)
 	if !ok {
 		return slot.Key{}, false
 	}
-	o, ok := x.constString(old)
+	o, ok := astutil.ConstString(x.info, old)
 	if !ok || o == "" {
 		return slot.Key{}, false
 	}
@@ -87,7 +79,7 @@ func (x *Extractor) replaceN(tmpl, old, repl ast.Expr, n int, ev *env, depth int
 // assigned once. At each position of the template the first old string
 // in argument order that matches is replaced, as strings.Replacer does.
 func (x *Extractor) replacer(r, tmpl ast.Expr, ev *env, depth int) (slot.Key, bool) {
-	t, ok := x.constString(tmpl)
+	t, ok := astutil.ConstString(x.info, tmpl)
 	if !ok {
 		return slot.Key{}, false
 	}
@@ -101,7 +93,7 @@ func (x *Extractor) replacer(r, tmpl ast.Expr, ev *env, depth int) (slot.Key, bo
 	}
 	var olds []string
 	for i := 0; i < len(call.Args); i += 2 {
-		o, ok := x.constString(call.Args[i])
+		o, ok := astutil.ConstString(x.info, call.Args[i])
 		if !ok || o == "" {
 			return slot.Key{}, false
 		}

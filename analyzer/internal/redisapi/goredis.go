@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/slotlint/slotlint/analyzer/internal/astutil"
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
 	"github.com/slotlint/slotlint/internal/rediscmd"
 )
@@ -393,7 +394,7 @@ func (c *collector) single(fn *types.Func, call *ast.CallExpr) *Call {
 	sig := fn.Type().(*types.Signature)
 	for i := 0; i < sig.Params().Len() && i < len(call.Args); i++ {
 		p := sig.Params().At(i)
-		if (p.Name() == "key" || p.Name() == "stream") && isString(p.Type()) {
+		if (p.Name() == "key" || p.Name() == "stream") && astutil.IsString(p.Type()) {
 			a := call.Args[i]
 			rec := &Call{Node: call, Method: fn.Name(), Command: strings.ToUpper(fn.Name()), Complete: true,
 				Keys: []keyexpr.Elem{{Key: c.x.Key(a), Expr: a}}}
@@ -402,11 +403,6 @@ func (c *collector) single(fn *types.Func, call *ast.CallExpr) *Call {
 		}
 	}
 	return nil
-}
-
-func isString(t types.Type) bool {
-	b, ok := t.Underlying().(*types.Basic)
-	return ok && b.Info()&types.IsString != 0
 }
 
 // keysOf resolves one argSpec of a call.

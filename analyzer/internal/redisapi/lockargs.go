@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/slotlint/slotlint/analyzer/internal/astutil"
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
 )
 
@@ -73,7 +74,7 @@ func (rec *Call) readCommandLine(pass *analysis.Pass, args []ast.Expr) {
 		}
 		set := &SetOptions{}
 		for i := 2; i < len(args); i++ {
-			word, ok := constText(pass, args[i])
+			word, ok := astutil.ConstString(pass.TypesInfo, args[i])
 			mode, known := setModes[strings.ToUpper(word)]
 			if !ok || !known {
 				return // an option that cannot be read: leave SET undescribed
@@ -115,7 +116,7 @@ func (rec *Call) readGoRedisMethod(pass *analysis.Pass, x *keyexpr.Extractor, na
 			return
 		}
 		set := &SetOptions{NX: true, TTL: true}
-		if d, ok := constInt(pass, args[3]); ok && d <= 0 {
+		if d, ok := astutil.ConstInt(pass.TypesInfo, args[3]); ok && d <= 0 {
 			set.TTL, set.ZeroTTL = false, args[3]
 		}
 		rec.Set, rec.Value = set, args[2]
@@ -148,7 +149,7 @@ func (rec *Call) readGoRedisMethod(pass *analysis.Pass, x *keyexpr.Extractor, na
 	case "HSet":
 		// One field and its value; maps, structs and several pairs are
 		// not followed.
-		if len(args) == 4 && !rec.Node.Ellipsis.IsValid() && isString(pass.TypesInfo.TypeOf(args[2])) {
+		if len(args) == 4 && !rec.Node.Ellipsis.IsValid() && astutil.IsString(pass.TypesInfo.TypeOf(args[2])) {
 			rec.Field, rec.Value = args[2], args[3]
 		}
 	}
@@ -162,7 +163,7 @@ func setArgs(pass *analysis.Pass, x *keyexpr.Extractor, e ast.Expr) (*SetOptions
 	}
 	set := &SetOptions{}
 	if m, ok := keyexpr.Field(lit, "Mode"); ok {
-		s, ok := constText(pass, m)
+		s, ok := astutil.ConstString(pass.TypesInfo, m)
 		if !ok {
 			return nil, false
 		}
@@ -178,7 +179,7 @@ func setArgs(pass *analysis.Pass, x *keyexpr.Extractor, e ast.Expr) (*SetOptions
 		set.Guarded = true
 	}
 	if v, ok := keyexpr.Field(lit, "TTL"); ok {
-		if d, ok := constInt(pass, v); !ok || d > 0 {
+		if d, ok := astutil.ConstInt(pass.TypesInfo, v); !ok || d > 0 {
 			set.TTL = true
 		}
 	}
@@ -244,17 +245,6 @@ func (rec *Call) readBuilder(steps []chainStep) {
 			rec.Field, rec.Value = f, v
 		}
 	}
-}
-
-func constText(pass *analysis.Pass, e ast.Expr) (string, bool) {
-	if e == nil {
-		return "", false
-	}
-	tv, ok := pass.TypesInfo.Types[e]
-	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
-		return "", false
-	}
-	return constant.StringVal(tv.Value), true
 }
 
 func isConstFalse(pass *analysis.Pass, e ast.Expr) bool {

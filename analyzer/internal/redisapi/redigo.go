@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/slotlint/slotlint/analyzer/internal/astutil"
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
 	"github.com/slotlint/slotlint/internal/rediscmd"
 )
@@ -54,26 +55,12 @@ type argItem struct {
 // functions DoContext and DoWithTimeout, and Script calls.
 func collectRedigo(pass *analysis.Pass, x *keyexpr.Extractor, res *Result) {
 	c := &redigoCollector{pass: pass, x: x, res: res, watch: map[*types.Var]*redigoTx{}, multi: map[*types.Var]*redigoTx{}}
-	ins := res.ins
-	ins.WithStack([]ast.Node{(*ast.CallExpr)(nil)}, func(n ast.Node, push bool, stack []ast.Node) bool {
-		if push {
-			c.call(n.(*ast.CallExpr), enclosingFunc(stack))
-		}
-		return true
-	})
+	for cur := range res.ins.Root().Preorder((*ast.CallExpr)(nil)) {
+		c.call(cur.Node().(*ast.CallExpr), astutil.EnclosingFunc(cur))
+	}
 	for _, open := range c.multi {
 		c.closeTx(open, token.NoPos)
 	}
-}
-
-func enclosingFunc(stack []ast.Node) ast.Node {
-	for i := len(stack) - 1; i >= 0; i-- {
-		switch stack[i].(type) {
-		case *ast.FuncDecl, *ast.FuncLit:
-			return stack[i]
-		}
-	}
-	return nil
 }
 
 // redigoFunc returns the redigo function or method a call invokes.
@@ -519,7 +506,7 @@ func (c *redigoCollector) script(call *ast.CallExpr, method, cmd string, s ast.E
 		rec.Source = src
 		if n < 0 && len(items) > 0 && items[0].loop == nil {
 			// The count is the first of keysAndArgs.
-			if count, known := constInt(c.pass, items[0].expr); known {
+			if count, known := astutil.ConstInt(c.pass.TypesInfo, items[0].expr); known {
 				n, items = count, items[1:]
 			}
 		}
@@ -550,18 +537,6 @@ func s2conn(call *ast.CallExpr, method string) ast.Expr {
 	return nil
 }
 
-func constInt(pass *analysis.Pass, e ast.Expr) (int, bool) {
-	if e == nil {
-		return 0, false
-	}
-	tv := pass.TypesInfo.Types[e]
-	if tv.Value == nil || tv.Value.Kind() != constant.Int {
-		return 0, false
-	}
-	v, exact := constant.Int64Val(tv.Value)
-	return int(v), exact
-}
-
 // newScript follows a *redis.Script to the NewScript call that made it:
 // the key count when constant (-1 when given at each call) and the text.
 func (c *redigoCollector) newScript(e ast.Expr) (int, ast.Expr, bool) {
@@ -572,7 +547,7 @@ func (c *redigoCollector) newScript(e ast.Expr) (int, ast.Expr, bool) {
 			if !ok || recv != "" || f.Name() != "NewScript" || len(call.Args) != 2 {
 				return 0, nil, false
 			}
-			n, ok := constInt(c.pass, call.Args[0])
+			n, ok := astutil.ConstInt(c.pass.TypesInfo, call.Args[0])
 			if !ok {
 				return 0, nil, false
 			}

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/slotlint/slotlint/analyzer/internal/astutil"
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
 	"github.com/slotlint/slotlint/internal/rediscmd"
 )
@@ -336,7 +337,7 @@ func isStringOrStrings(t types.Type) bool {
 	if s, ok := t.(*types.Slice); ok {
 		t = s.Elem()
 	}
-	return isString(t)
+	return astutil.IsString(t)
 }
 
 func hasAnyPrefix(s string, prefixes []string) bool {
@@ -590,7 +591,10 @@ func (c *rueidisCollector) transaction(call *ast.CallExpr) {
 	}
 	// EXEC ends every WATCH: only those since the function's previous
 	// transaction count.
-	from, _ := c.enclosingFunc(call.Pos())
+	var from token.Pos
+	if fn := astutil.EnclosingFuncAt(c.res.ins, call.Pos()); fn != nil {
+		from = fn.Pos()
+	}
 	since := max(from, c.lastTx[from])
 	c.lastTx[from] = call.End()
 	for _, rec := range c.res.Calls {
@@ -617,24 +621,4 @@ func (c *rueidisCollector) completion(e ast.Expr) *ast.CallExpr {
 		e = o
 	}
 	return nil
-}
-
-// enclosingFunc returns the extent of the innermost function around p.
-func (c *rueidisCollector) enclosingFunc(p token.Pos) (from, to token.Pos) {
-	for _, f := range c.pass.Files {
-		if p < f.Pos() || p >= f.End() {
-			continue
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			if n == nil || p < n.Pos() || p >= n.End() {
-				return false
-			}
-			switch n.(type) {
-			case *ast.FuncDecl, *ast.FuncLit:
-				from, to = n.Pos(), n.End()
-			}
-			return true
-		})
-	}
-	return from, to
 }

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/slotlint/slotlint/analyzer/internal/astutil"
 	"github.com/slotlint/slotlint/internal/rediscmd"
 )
 
@@ -41,7 +42,7 @@ func cmdableMethod(t *testing.T, pkg *types.Package, typ, name string) *types.Si
 
 func isStringSlice(t types.Type) bool {
 	s, ok := t.Underlying().(*types.Slice)
-	return ok && isString(s.Elem())
+	return ok && astutil.IsString(s.Elem())
 }
 
 func structField(t types.Type, name string) (types.Type, bool) {
@@ -97,14 +98,14 @@ func checkTable(t *testing.T, pkg *types.Package, absent func(name string)) {
 			ok := false
 			switch spec.kind {
 			case argKey:
-				ok = isString(p)
+				ok = astutil.IsString(p)
 			case argVariadic:
 				ok = last && sig.Variadic() && isStringSlice(p)
 			case argSlice:
 				ok = isStringSlice(p)
 			case argField:
 				ft, found := structField(p, spec.field)
-				ok = found && isString(ft)
+				ok = found && astutil.IsString(ft)
 			case argFieldList:
 				ft, found := structField(p, spec.field)
 				ok = found && isStringSlice(ft)
@@ -119,7 +120,7 @@ func checkTable(t *testing.T, pkg *types.Package, absent func(name string)) {
 				ok = last && sig.Variadic()
 			case argMapKeys:
 				mp, isMap := p.Underlying().(*types.Map)
-				ok = isMap && isString(mp.Key())
+				ok = isMap && astutil.IsString(mp.Key())
 			}
 			if !ok {
 				t.Errorf("%s: argument %d (%s) does not hold keys as the table says (kind %d, field %q)", name, spec.i, p, spec.kind, spec.field)
