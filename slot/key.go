@@ -82,6 +82,15 @@ func (k Key) Literal() (string, bool) {
 	return "", false
 }
 
+// SoleHole returns the key's hole when the key is that hole alone, with no
+// literal text: a value of unknown text as a whole.
+func (k Key) SoleHole() (Hole, bool) {
+	if len(k.parts) == 1 && k.parts[0].Hole != nil {
+		return *k.parts[0].Hole, true
+	}
+	return Hole{}, false
+}
+
 // HasHoles reports whether some part of the key is unknown.
 func (k Key) HasHoles() bool {
 	for _, p := range k.parts {

@@ -220,3 +220,23 @@ func FuzzAnalyze(f *testing.F) {
 		}
 	})
 }
+
+func TestSoleHole(t *testing.T) {
+	for _, c := range []struct {
+		k    Key
+		want string // the hole's ID, "" when the key is not one hole
+	}{
+		{h("id"), "id"},
+		{k(h("id")), "id"},
+		{k(h("a"), h("b")), ""},
+		{k("user:", h("id")), ""},
+		{k(h("id"), ""), "id"},
+		{k("user:1"), ""},
+		{Key{}, ""},
+	} {
+		got, ok := c.k.SoleHole()
+		if ok != (c.want != "") || got.ID != c.want {
+			t.Errorf("%s.SoleHole() = %v, %v; want %q", c.k, got, ok, c.want)
+		}
+	}
+}

@@ -85,7 +85,7 @@ func perElement(x *keyexpr.Extractor, keys []slotcheck.Key) (slotcheck.Key, bool
 		if !k.Again || k.Expr == nil {
 			continue
 		}
-		if parts := k.Key.Parts(); len(parts) != 1 || parts[0].Hole == nil {
+		if _, ok := k.Key.SoleHole(); !ok {
 			continue
 		}
 		// keys[0] read in a loop is one key; keys[i] is one per element.

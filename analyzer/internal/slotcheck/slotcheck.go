@@ -61,8 +61,8 @@ func relateAll(keys []Key, opts slot.Options) slot.GroupRelation {
 // brace-free assumption it has no tag, and two such keys of different ids
 // are a CROSSSLOT risk like "user:" + id.
 func opaque(k slot.Key) bool {
-	parts := k.Parts()
-	return len(parts) == 1 && parts[0].Hole != nil
+	_, ok := k.SoleHole()
+	return ok
 }
 
 // Relate checks that keys share one slot.
