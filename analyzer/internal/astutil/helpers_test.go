@@ -53,8 +53,7 @@ func value(f *ast.File, name string) ast.Expr {
 	for _, d := range f.Decls {
 		if g, ok := d.(*ast.GenDecl); ok {
 			for _, s := range g.Specs {
-				vs := s.(ast.Spec)
-				if v, ok := vs.(*ast.ValueSpec); ok && v.Names[0].Name == name && len(v.Values) > 0 {
+				if v, ok := s.(*ast.ValueSpec); ok && v.Names[0].Name == name && len(v.Values) > 0 {
 					return v.Values[0]
 				}
 			}
