@@ -1,6 +1,7 @@
 package luacheck
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"crypto/sha256"
@@ -11,8 +12,8 @@ import (
 	"sync"
 
 	"github.com/yuin/gopher-lua/ast"
+	"github.com/yuin/gopher-lua/parse"
 
-	"github.com/slotlint/slotlint/internal/luaparse"
 	"github.com/slotlint/slotlint/slot"
 )
 
@@ -359,8 +360,9 @@ func (c *checker) hasFinding(rule string) bool {
 
 var tokenPool = sync.Pool{New: func() any { return new([]token) }}
 
-// parseChunk runs gopher-lua's parser (internal/luaparse: its grammar and
-// lexer, reading the script's bytes directly), which reports errors by panicking
+var readerPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 4096) }}
+
+// parseChunk runs gopher-lua's parser, which reports errors by panicking
 // inside; Parse recovers error values only, so anything else is recovered
 // here rather than crashing the caller.
 func parseChunk(src []byte, name string) (chunk []ast.Stmt, err error) {
@@ -369,7 +371,12 @@ func parseChunk(src []byte, name string) (chunk []ast.Stmt, err error) {
 			chunk, err = nil, fmt.Errorf("parser failed: %v", r)
 		}
 	}()
-	chunk, err = luaparse.Parse(src, name)
+	// gopher-lua wraps its reader in a 4 KiB bufio.Reader unless it already
+	// is one that large: reuse one across calls.
+	br := readerPool.Get().(*bufio.Reader)
+	br.Reset(bytes.NewReader(src))
+	defer readerPool.Put(br)
+	chunk, err = parse.Parse(br, name)
 	if err == nil && chunk == nil {
 		// Parse swallows non-error panics and returns neither.
 		return nil, errors.New("parser failed")
@@ -378,12 +385,12 @@ func parseChunk(src []byte, name string) (chunk []ast.Stmt, err error) {
 }
 
 func (c *checker) syntaxError(err error) {
-	var pe *luaparse.Error
+	var pe *parse.Error
 	if errors.As(err, &pe) {
 		line, col := pe.Pos.Line, pe.Pos.Column
 		near := ""
 		msg := pe.Message
-		if line == luaparse.EOF || line <= 0 {
+		if line == parse.EOF || line <= 0 {
 			line, col = lastLine(c.src), 1
 			near = " at the end of the script"
 			if msg == "syntax error" {

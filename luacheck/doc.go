@@ -11,7 +11,7 @@
 // nil-versus-false reply mistakes, and commands a script should not or
 // cannot run. Rules has each rule's exact scope.
 //
-// Scripts are parsed with gopher-lua's parser (internal/luaparse) after a cheap token-level
+// Scripts are parsed with gopher-lua's parser after a cheap token-level
 // scan bounds their nesting, then walked by a small abstract interpreter
 // that follows locals, upvalues, local helper functions (analysed with
 // their arguments bound at each call), redis.call aliases, pcall,
