@@ -278,7 +278,8 @@ func (x *Extractor) structSummary(fn *types.Func, depth int) (map[string]slot.Ke
 	if s, ok := x.structSums[fn]; ok {
 		return s.fields, s.ok && !s.pending
 	}
-	fd := x.decls[fn]
+	decls, _ := x.funcDecls()
+	fd := decls[fn]
 	sig, _ := fn.Type().(*types.Signature)
 	if fd == nil || sig == nil || sig.Results().Len() != 1 || depth > maxDepth {
 		return nil, false
@@ -438,10 +439,10 @@ func (x *Extractor) originField(e ast.Expr, f *types.Var, ev *env, depth int) (s
 			return x.resultField(v, f.Name(), ev, depth)
 		case *ast.Ident:
 			lv, ok := objVar(x.info, v)
-			if !ok || x.flow.escapes[lv] || x.fields().mutated[lv] || (lv.Pkg() != nil && lv.Parent() == lv.Pkg().Scope()) {
+			if !ok || x.flowFacts().escapes[lv] || x.fields().mutated[lv] || (lv.Pkg() != nil && lv.Parent() == lv.Pkg().Scope()) {
 				return slot.Key{}, false
 			}
-			ws := x.flow.writes[lv]
+			ws := x.flowFacts().writes[lv]
 			if len(ws) != 1 || ws[0].rhs == nil || ws[0].add || ws[0].isAppend || ws[0].index {
 				return slot.Key{}, false
 			}
@@ -525,7 +526,8 @@ func (x *Extractor) exportFieldFacts(pass *analysis.Pass) {
 			}
 		}
 	}
-	for _, fn := range x.declOrder {
+	_, order := x.funcDecls()
+	for _, fn := range order {
 		fields, ok := x.structSummary(fn, 0)
 		if !ok {
 			continue

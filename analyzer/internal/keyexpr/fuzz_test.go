@@ -91,7 +91,8 @@ func FuzzKey(f *testing.F) {
 		slot.Analyze(k, slot.Options{})
 		slot.Analyze(k, slot.Options{HolesMayContainBraces: true})
 		x.List(ret)
-		for _, fn := range x.declOrder {
+		_, order := x.funcDecls()
+		for _, fn := range order {
 			x.summary(fn)
 		}
 		if tv := info.Types[ret]; tv.Value != nil && tv.Value.Kind() == constant.String {

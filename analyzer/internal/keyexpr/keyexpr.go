@@ -51,7 +51,8 @@ func run(pass *analysis.Pass) (any, error) {
 	if astutil.IsStandard(pass) || ClientPackage(pass.Pkg.Path()) {
 		return x, nil
 	}
-	for _, fn := range x.declOrder {
+	_, order := x.funcDecls()
+	for _, fn := range order {
 		k, ok := x.summary(fn)
 		if !ok {
 			continue
@@ -84,7 +85,7 @@ type Elem struct {
 // for concurrent use.
 type Extractor struct {
 	// mu guards the memo tables (sums, holePos); the flow facts are
-	// computed once in New and only read afterwards.
+	// computed once, on first use, and only read afterwards.
 	mu sync.Mutex
 
 	fset       *token.FileSet
@@ -92,7 +93,14 @@ type Extractor struct {
 	info       *types.Info
 	importFact func(types.Object, analysis.Fact) bool
 
-	flow      *flow
+	// flow is built by flowFacts, the first time a key follows a local
+	// variable: most packages a program depends on (the standard library,
+	// packages without string-returning functions) never need it.
+	flowOnce sync.Once
+	flow     *flow
+	// decls and declOrder index the package's function declarations, on
+	// first use (funcDecls), for the same reason.
+	declsOnce sync.Once
 	decls     map[*types.Func]*ast.FuncDecl
 	declOrder []*types.Func
 	sums      map[*types.Func]*sum
@@ -111,6 +119,33 @@ type Extractor struct {
 	braced  map[types.Object]BraceSource
 }
 
+// flowFacts returns the package's flow facts, built on first use.
+func (x *Extractor) flowFacts() *flow {
+	x.flowOnce.Do(func() { x.flow = buildFlow(x.info, x.files) })
+	return x.flow
+}
+
+// funcDecls returns the declarations of the package's functions with a
+// body, by function and in source order, indexed on first use.
+func (x *Extractor) funcDecls() (map[*types.Func]*ast.FuncDecl, []*types.Func) {
+	x.declsOnce.Do(func() {
+		x.decls = map[*types.Func]*ast.FuncDecl{}
+		for _, f := range x.files {
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Body == nil {
+					continue
+				}
+				if fn, ok := x.info.Defs[fd.Name].(*types.Func); ok {
+					x.decls[fn] = fd
+					x.declOrder = append(x.declOrder, fn)
+				}
+			}
+		}
+	})
+	return x.decls, x.declOrder
+}
+
 type sum struct {
 	key     slot.Key
 	ok      bool
@@ -120,20 +155,8 @@ type sum struct {
 // New prepares an extractor; importFact may be nil.
 func New(fset *token.FileSet, pkg *types.Package, info *types.Info, files []*ast.File, importFact func(types.Object, analysis.Fact) bool) *Extractor {
 	x := &Extractor{fset: fset, pkg: pkg, info: info, importFact: importFact,
-		flow: buildFlow(info, files), decls: map[*types.Func]*ast.FuncDecl{}, sums: map[*types.Func]*sum{}, holePos: map[string]token.Pos{}, holeObj: map[string]types.Object{},
+		sums: map[*types.Func]*sum{}, holePos: map[string]token.Pos{}, holeObj: map[string]types.Object{},
 		fieldSums: map[*types.Var]*sum{}, structSums: map[*types.Func]*structSum{}, files: files}
-	for _, f := range files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
-			if fn, ok := info.Defs[fd.Name].(*types.Func); ok {
-				x.decls[fn] = fd
-				x.declOrder = append(x.declOrder, fn)
-			}
-		}
-	}
 	return x
 }
 
@@ -251,14 +274,14 @@ func (x *Extractor) ident(id *ast.Ident, ev *env, depth int) slot.Key {
 	if v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
 		return x.varHole(v, token.NoPos)
 	}
-	if x.flow.escapes[v] {
+	if x.flowFacts().escapes[v] {
 		return x.hole(fmt.Sprintf("v:%s@%d#%d", v.Name(), v.Pos(), id.Pos()), v.Name(), id.Pos())
 	}
-	ws := x.flow.writes[v]
-	if x.flow.fixed[v] && len(ws) == 0 {
+	ws := x.flowFacts().writes[v]
+	if x.flowFacts().fixed[v] && len(ws) == 0 {
 		return x.varHole(v, v.Pos())
 	}
-	w := x.flow.governing(v, id.Pos())
+	w := x.flowFacts().governing(v, id.Pos())
 	if w == nil {
 		return x.hole(fmt.Sprintf("v:%s@%d#%d", v.Name(), v.Pos(), id.Pos()), v.Name(), id.Pos())
 	}
@@ -274,12 +297,12 @@ func (x *Extractor) write(v *types.Var, w *assign, ev *env, depth int) slot.Key 
 		}
 		return x.varHole(v, v.Pos())
 	case w.rhs == nil || w.isAppend:
-		if len(x.flow.writes[v]) == 1 {
+		if len(x.flowFacts().writes[v]) == 1 {
 			return x.varHole(v, v.Pos())
 		}
 		return x.hole(fmt.Sprintf("v:%s@%d=%d", v.Name(), v.Pos(), w.pos), v.Name(), w.pos)
 	case w.add:
-		prev := x.flow.governing(v, w.pos)
+		prev := x.flowFacts().governing(v, w.pos)
 		if prev == nil {
 			return slot.Concat(x.hole(fmt.Sprintf("v:%s@%d#%d", v.Name(), v.Pos(), w.pos), v.Name(), w.pos), x.key(w.rhs, ev, depth))
 		}
@@ -292,7 +315,7 @@ func (x *Extractor) write(v *types.Var, w *assign, ev *env, depth int) slot.Key 
 	// A key that is just an unknown value still names this variable: two
 	// reads of a variable assigned once are the same value.
 	if parts := k.Parts(); len(parts) == 1 && parts[0].Hole != nil && strings.HasPrefix(parts[0].Hole.ID, "u@") {
-		if len(x.flow.writes[v]) == 1 {
+		if len(x.flowFacts().writes[v]) == 1 {
 			return x.varHole(v, v.Pos())
 		}
 	}
@@ -632,7 +655,8 @@ func (x *Extractor) summaryDepth(fn *types.Func, depth int) (slot.Key, bool) {
 	if s, ok := x.sums[fn]; ok {
 		return s.key, s.ok && !s.pending
 	}
-	fd := x.decls[fn]
+	decls, _ := x.funcDecls()
+	fd := decls[fn]
 	sig, _ := fn.Type().(*types.Signature)
 	if fd == nil || sig == nil || sig.Results().Len() != 1 || !astutil.IsString(sig.Results().At(0).Type()) || depth > maxDepth {
 		return slot.Key{}, false
@@ -712,7 +736,7 @@ func (x *Extractor) list(e ast.Expr, ev *env, depth int) ([]Elem, bool) {
 			}
 		}
 		v, ok := objVar(x.info, e)
-		if !ok || x.flow.escapes[v] || x.flow.fixed[v] || (v.Pkg() != nil && v.Parent() == v.Pkg().Scope()) {
+		if !ok || x.flowFacts().escapes[v] || x.flowFacts().fixed[v] || (v.Pkg() != nil && v.Parent() == v.Pkg().Scope()) {
 			return nil, false
 		}
 		return x.sliceVar(v, e.Pos(), ev, depth)
@@ -742,7 +766,7 @@ func (x *Extractor) list(e ast.Expr, ev *env, depth int) ([]Elem, bool) {
 // then every append or index write in order; writes inside a loop that does
 // not hold the declaration happen once per iteration.
 func (x *Extractor) sliceVar(v *types.Var, use token.Pos, ev *env, depth int) ([]Elem, bool) {
-	ws := x.flow.writes[v]
+	ws := x.flowFacts().writes[v]
 	var out []Elem
 	complete := true
 	var init *assign
@@ -750,7 +774,7 @@ func (x *Extractor) sliceVar(v *types.Var, use token.Pos, ev *env, depth int) ([
 		if w.pos >= use {
 			continue
 		}
-		if (w.isAppend || w.index) && x.flow.returns[w.block] && !within(use, w.block) {
+		if (w.isAppend || w.index) && x.flowFacts().returns[w.block] && !within(use, w.block) {
 			continue // if … { keys = append(keys, k); return run(keys) }
 		}
 		switch {
@@ -818,10 +842,10 @@ func isMake(info *types.Info, e ast.Expr) bool {
 // loopAround returns the innermost loop holding p but not decl.
 func (x *Extractor) loopAround(p, decl token.Pos) ast.Node {
 	var best *[2]token.Pos
-	for i, l := range x.flow.loops {
+	for i, l := range x.flowFacts().loops {
 		if within(p, l) && !within(decl, l) {
 			if best == nil || l[0] > best[0] {
-				best = &x.flow.loops[i]
+				best = &x.flowFacts().loops[i]
 			}
 		}
 	}
@@ -841,10 +865,10 @@ func (l loopNode) End() token.Pos { return l.end }
 // [from, to), or nil.
 func (x *Extractor) LoopOf(p token.Pos, from, to token.Pos) ast.Node {
 	var best *[2]token.Pos
-	for i, l := range x.flow.loops {
+	for i, l := range x.flowFacts().loops {
 		if within(p, l) && from <= l[0] && l[1] <= to {
 			if best == nil || l[0] > best[0] {
-				best = &x.flow.loops[i]
+				best = &x.flowFacts().loops[i]
 			}
 		}
 	}
@@ -907,10 +931,10 @@ func (x *Extractor) Composite(e ast.Expr) (*ast.CompositeLit, bool) {
 			return nil, false
 		}
 		v, ok := objVar(x.info, id)
-		if !ok || x.flow.escapes[v] {
+		if !ok || x.flowFacts().escapes[v] {
 			return nil, false
 		}
-		ws := x.flow.writes[v]
+		ws := x.flowFacts().writes[v]
 		if len(ws) != 1 || ws[0].rhs == nil {
 			return nil, false
 		}
@@ -945,10 +969,10 @@ func (x *Extractor) Origin(e ast.Expr) ast.Expr {
 		return e
 	}
 	v, ok := objVar(x.info, id)
-	if !ok || x.flow.escapes[v] {
+	if !ok || x.flowFacts().escapes[v] {
 		return e
 	}
-	ws := x.flow.writes[v]
+	ws := x.flowFacts().writes[v]
 	if len(ws) != 1 || ws[0].rhs == nil {
 		return e
 	}
@@ -1003,10 +1027,10 @@ const maxValues = 8
 // variable holds one of them at any use.
 func (x *Extractor) Values(e ast.Expr) ([]ast.Expr, bool) {
 	v, ok := x.Var(e)
-	if !ok || x.flow.escapes[v] || x.flow.fixed[v] || v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+	if !ok || x.flowFacts().escapes[v] || x.flowFacts().fixed[v] || v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
 		return nil, false
 	}
-	ws := x.flow.writes[v]
+	ws := x.flowFacts().writes[v]
 	if len(ws) < 2 || len(ws) > maxValues {
 		return nil, false
 	}
