@@ -66,7 +66,16 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, tx := range res.Txs {
 		add(tx.Watched)
 	}
-	sort.Slice(uses, func(i, j int) bool { return uses[i].expr.Pos() < uses[j].expr.Pos() })
+	// In source order by file name, not by token.Pos: the loader parses a
+	// package's files concurrently, so the order of their Pos ranges
+	// changes from run to run, and with it the use SL1104 names as first.
+	sort.Slice(uses, func(i, j int) bool {
+		a, b := pass.Fset.Position(uses[i].expr.Pos()), pass.Fset.Position(uses[j].expr.Pos())
+		if a.Filename != b.Filename {
+			return a.Filename < b.Filename
+		}
+		return a.Offset < b.Offset
+	})
 
 	// A value before the tag is most often a configurable prefix
 	// (s.prefix + ":{" + id + "}"), which holds no brace in practice:
