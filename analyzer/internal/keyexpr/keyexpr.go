@@ -17,6 +17,7 @@ import (
 
 	"github.com/slotlint/slotlint/analyzer/internal/analyzerdoc"
 	"github.com/slotlint/slotlint/analyzer/internal/astutil"
+	"github.com/slotlint/slotlint/analyzer/internal/clientpaths"
 	"github.com/slotlint/slotlint/slot"
 )
 
@@ -48,7 +49,7 @@ func run(pass *analysis.Pass) (any, error) {
 	// That keeps results the same whether or not a driver analyzes the
 	// standard library: go vet -vettool asks for its facts, and slotlint
 	// answers without type-checking it.
-	if astutil.IsStandard(pass) || ClientPackage(pass.Pkg.Path()) {
+	if astutil.IsStandard(pass) || clientpaths.IsClientPackage(pass.Pkg.Path()) {
 		return x, nil
 	}
 	_, order := x.funcDecls()
@@ -64,11 +65,6 @@ func run(pass *analysis.Pass) (any, error) {
 	x.exportFieldFacts(pass)
 	return x, nil
 }
-
-// ClientPackage reports whether path is a Redis client library's own
-// package, which exports no facts: its string functions build no user
-// keys. The list of clients belongs to redisapi, which sets this.
-var ClientPackage = func(path string) bool { return false }
 
 // Elem is one element of a key list, such as the keys slice of an EVAL or
 // the variadic keys of MGET.

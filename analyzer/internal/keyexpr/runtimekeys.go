@@ -5,12 +5,13 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/slotlint/slotlint/analyzer/internal/clientpaths"
 	"github.com/slotlint/slotlint/slot"
 )
 
 // RuntimePackage is the import path of slotlint's runtime, whose key
 // builders are modelled here and whose operations redisapi reads as calls.
-const RuntimePackage = "github.com/slotlint/slotlint/runtime"
+const RuntimePackage = clientpaths.Runtime
 
 // fencePrefix starts the runtime's fencing counter keys.
 const fencePrefix = "slotlint:fence:"

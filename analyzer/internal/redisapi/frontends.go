@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
 
+	"github.com/slotlint/slotlint/analyzer/internal/clientpaths"
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
 )
 
@@ -18,13 +19,9 @@ import (
 type frontEnd struct {
 	name string
 	// roots are the client's import paths. A package that depends on none
-	// of them is skipped without reading its code, and a package inside
-	// one of them (the client itself) is not checked.
-	roots []string
-	// own, when set, says which packages below roots are the client itself;
-	// the others (a lock or cache package shipped with the client) use it
-	// and are checked.
-	own     func(path string) bool
+	// of them is skipped without reading its code; which packages are the
+	// client itself, and not checked, clientpaths says.
+	roots   []string
 	collect func(pass *analysis.Pass, x *keyexpr.Extractor, res *Result)
 	// defines, when set, reads a call of a function of one of roots that
 	// makes a script value or loads a library: the text argument and
@@ -39,10 +36,10 @@ type frontEnd struct {
 var frontEnds = []frontEnd{
 	{name: "go-redis", roots: goRedisPaths, collect: collectGoRedis, defines: goRedisScript},
 	{name: "redigo", roots: redigoPaths, collect: collectRedigo, defines: redigoScript},
-	{name: "rueidis", roots: rueidisPaths, own: rueidisOwn, collect: collectRueidis},
+	{name: "rueidis", roots: rueidisPaths, collect: collectRueidis},
 	// The runtime is checked itself (its calls of go-redis), so no package
 	// counts as the client's own; collectRuntime skips the runtime's.
-	{name: "runtime", roots: runtimePaths, own: func(string) bool { return false }, collect: collectRuntime, layered: true},
+	{name: "runtime", roots: runtimePaths, collect: collectRuntime, layered: true},
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -51,10 +48,8 @@ func run(pass *analysis.Pass) (any, error) {
 	// Before anything else: a client's own packages (a go-redis extension
 	// that imports go-redis) pass the clients they use on to importers too.
 	used := usedRoots(pass)
-	for _, fe := range frontEnds {
-		if fe.isClient(pass.Pkg.Path()) {
-			return res, nil
-		}
+	if clientpaths.IsClientPackage(pass.Pkg.Path()) {
+		return res, nil
 	}
 	if len(used) == 0 {
 		return res, nil
@@ -142,29 +137,11 @@ func usedRoots(pass *analysis.Pass) map[string]bool {
 	return used
 }
 
-// isClient reports whether path is a package of the client itself.
-func (fe frontEnd) isClient(path string) bool {
-	if fe.own != nil {
-		return fe.own(path)
-	}
-	return insideAny(path, fe.roots)
-}
-
 // ImportsClient reports whether pkg imports a client package of any front
 // end directly.
 func ImportsClient(pkg *types.Package) bool {
 	for _, p := range pkg.Imports() {
 		if roots[p.Path()] {
-			return true
-		}
-	}
-	return false
-}
-
-// insideAny reports whether path is one of roots or a package below one.
-func insideAny(path string, roots []string) bool {
-	for _, r := range roots {
-		if path == r || strings.HasPrefix(path, r+"/") {
 			return true
 		}
 	}

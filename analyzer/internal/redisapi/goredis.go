@@ -11,20 +11,21 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/slotlint/slotlint/analyzer/internal/astutil"
+	"github.com/slotlint/slotlint/analyzer/internal/clientpaths"
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
 	"github.com/slotlint/slotlint/internal/rediscmd"
 )
 
 // GoRedis is the import path of go-redis v9.
-const GoRedis = "github.com/redis/go-redis/v9"
+const GoRedis = clientpaths.GoRedis
 
 // GoRedisV8 is the import path of go-redis v8, whose API is v9's for every
 // method both have (TestTableMatchesGoRedisV8 checks the key positions).
-const GoRedisV8 = "github.com/go-redis/redis/v8"
+const GoRedisV8 = clientpaths.GoRedisV8
 
 // goRedisPaths are the packages whose methods the go-redis front end reads
 // with the go-redis method table: clients with go-redis v9's API.
-var goRedisPaths = []string{GoRedis, GoRedisV8, RueidisCompat}
+var goRedisPaths = clientpaths.GoRedisPaths
 
 // IsGoRedis reports whether path is a package with go-redis v9's API, so
 // its methods, Script type and Tx type mean what they mean in go-redis.

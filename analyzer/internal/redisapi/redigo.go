@@ -11,14 +11,15 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/slotlint/slotlint/analyzer/internal/astutil"
+	"github.com/slotlint/slotlint/analyzer/internal/clientpaths"
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
 	"github.com/slotlint/slotlint/internal/rediscmd"
 )
 
 // Redigo is the import path of redigo's client package.
-const Redigo = "github.com/gomodule/redigo/redis"
+const Redigo = clientpaths.Redigo
 
-var redigoPaths = []string{Redigo}
+var redigoPaths = clientpaths.RedigoPaths
 
 // redigoCollector is the redigo front end's state for one package. redigo
 // sends command lines: Do("MGET", k1, k2), so keys are found with Redis's

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/slotlint/slotlint/analyzer/internal/astutil"
+	"github.com/slotlint/slotlint/analyzer/internal/clientpaths"
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
 	"github.com/slotlint/slotlint/internal/rediscmd"
 )
@@ -19,30 +20,17 @@ import (
 // Rueidis and Valkey are the import paths of rueidis and valkey-go: one
 // client generated from the same sources, with the same command builder.
 const (
-	Rueidis = "github.com/redis/rueidis"
-	Valkey  = "github.com/valkey-io/valkey-go"
+	Rueidis = clientpaths.Rueidis
+	Valkey  = clientpaths.Valkey
 )
 
 // RueidisCompat is rueidis's adapter with go-redis's API: the go-redis
 // front end reads it (TestTableMatchesRueidisCompat checks the table).
 // valkey-go v1.0.79 publishes no such adapter.
-const RueidisCompat = Rueidis + "/rueidiscompat"
+const RueidisCompat = clientpaths.RueidisCompat
 
 // rueidisPaths are the packages the rueidis front end reads.
-var rueidisPaths = []string{Rueidis, Valkey}
-
-// rueidisOwn reports whether path is the client itself: the root package,
-// its internal packages and its go-redis adapter. rueidislock,
-// rueidisaside and valkeylock only use the client, so they are checked.
-func rueidisOwn(path string) bool {
-	for _, r := range rueidisPaths {
-		if path == r || strings.HasPrefix(path, r+"/internal/") ||
-			path == r+"/rueidiscompat" || path == r+"/valkeycompat" {
-			return true
-		}
-	}
-	return false
-}
+var rueidisPaths = clientpaths.RueidisPaths
 
 // isRueidis reports whether path is the client package of rueidis or
 // valkey-go, where Client, DedicatedClient and Lua live.
@@ -112,7 +100,7 @@ func collectRueidis(pass *analysis.Pass, x *keyexpr.Extractor, res *Result) {
 
 // clientOf tells valkey-go's functions from rueidis's.
 func clientOf(fn *types.Func) Client {
-	if fn.Pkg() != nil && insideAny(fn.Pkg().Path(), []string{Valkey}) {
+	if fn.Pkg() != nil && clientpaths.InsideAny(fn.Pkg().Path(), []string{Valkey}) {
 		return ValkeyClient
 	}
 	return RueidisClient

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/slotlint/slotlint/analyzer/internal/clientpaths"
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
 	"github.com/slotlint/slotlint/slot"
 )
@@ -14,7 +15,7 @@ import (
 // runtimePaths is slotlint's runtime, read as one more client: its
 // operations take keys as a client's methods do, and fail with
 // ErrCrossSlot at run time when the keys break the rules its docs state.
-var runtimePaths = []string{keyexpr.RuntimePackage}
+var runtimePaths = clientpaths.RuntimePaths
 
 // runtimeOp is one operation of the runtime's Client that takes keys.
 type runtimeOp struct {
