@@ -160,7 +160,7 @@ rcall('INCR', 'jobs:' .. ARGV[2])
 	// bound to an untagged one, it does not.
 	bind := func(k string) func(slot.Hole) (slot.Key, bool) {
 		return func(h slot.Hole) (slot.Key, bool) {
-			if h.ID == "KEYS[1]" {
+			if h.ID == KeysHole(1) {
 				return slot.Literal(k), true
 			}
 			return slot.Key{}, false

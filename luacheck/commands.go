@@ -495,9 +495,10 @@ func tagFromKeys(parts []slot.Part) bool {
 	return false
 }
 
-// keysIndexOf returns n for a hole ID "KEYS[n]", 0 for a computed index.
-func keysIndexOf(id string) int {
-	s := strings.TrimSuffix(strings.TrimPrefix(id, "KEYS["), "]")
+// keysIndexOf returns n for the hole KEYS[n], 0 for a computed index.
+func keysIndexOf(id slot.HoleID) int {
+	h, _ := id.(holeID)
+	s := h.index
 	n := 0
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {

@@ -824,15 +824,15 @@ func (in *interp) index(e *ast.AttrGetExpr) value {
 	case kKeys:
 		if n, err := strconv.Atoi(ks); lit && err == nil && k.kind == kNumber {
 			in.keysRead(n, e.Line(), obj.label())
-			return value{kind: kString, key: slot.HoleKey("KEYS["+ks+"]", obj.label()+"["+ks+"]"), hasKey: true}
+			return value{kind: kString, key: slot.HoleKey(holeID{origin: "KEYS", index: ks}, obj.label()+"["+ks+"]"), hasKey: true}
 		}
 		in.c.res.DynamicKeys = true
-		return value{kind: kString, key: in.holes.next(holeKeysDyn, obj.label()+"["+exprLabel(e.Key)+"]"), hasKey: true}
+		return value{kind: kString, key: in.holes.next("KEYS", obj.label()+"["+exprLabel(e.Key)+"]"), hasKey: true}
 	case kArgv:
 		if _, err := strconv.Atoi(ks); lit && err == nil && k.kind == kNumber {
-			return value{kind: kString, key: slot.HoleKey("ARGV["+ks+"]", obj.label()+"["+ks+"]"), hasKey: true, src: fromArgv}
+			return value{kind: kString, key: slot.HoleKey(holeID{origin: "ARGV", index: ks}, obj.label()+"["+ks+"]"), hasKey: true, src: fromArgv}
 		}
-		return value{kind: kString, key: in.holes.next(holeArgvDyn, obj.label()+"["+exprLabel(e.Key)+"]"), hasKey: true, src: fromArgv}
+		return value{kind: kString, key: in.holes.next("ARGV", obj.label()+"["+exprLabel(e.Key)+"]"), hasKey: true, src: fromArgv}
 	case kReply:
 		return value{kind: kUnknown, src: fromReply, cmd: obj.cmd}
 	case kTable:
@@ -1012,9 +1012,9 @@ func (in *interp) call(e *ast.FuncCallExpr) []value {
 		switch t.kind {
 		case kKeys:
 			in.c.res.DynamicKeys = true
-			return []value{{kind: kString, key: in.holes.next(holeKeysDyn, "unpack("+t.label()+")"), hasKey: true, spread: true}}
+			return []value{{kind: kString, key: in.holes.next("KEYS", "unpack("+t.label()+")"), hasKey: true, spread: true}}
 		case kArgv:
-			return []value{{kind: kString, key: in.holes.next(holeArgvDyn, "unpack("+t.label()+")"), hasKey: true, spread: true, src: fromArgv}}
+			return []value{{kind: kString, key: in.holes.next("ARGV", "unpack("+t.label()+")"), hasKey: true, spread: true, src: fromArgv}}
 		}
 		return []value{{kind: kUnknown, src: t.src, cmd: t.cmd, spread: true}}
 	case "tonumber":

@@ -120,10 +120,10 @@ func (in *interp) genericFor(s *ast.GenericForStmt) {
 		switch iterated.kind {
 		case kKeys:
 			in.c.res.DynamicKeys = true
-			elem = value{kind: kString, key: in.holes.next(holeKeysDyn, iterated.label()+"[i]"), hasKey: true}
+			elem = value{kind: kString, key: in.holes.next("KEYS", iterated.label()+"[i]"), hasKey: true}
 			idx = value{kind: kNumber, src: fromKeysLen}
 		case kArgv:
-			elem = value{kind: kString, key: in.holes.next(holeArgvDyn, iterated.label()+"[i]"), hasKey: true, src: fromArgv}
+			elem = value{kind: kString, key: in.holes.next("ARGV", iterated.label()+"[i]"), hasKey: true, src: fromArgv}
 			idx = value{kind: kNumber, src: fromArgvLen}
 		default:
 			// One item of a whole collection is no longer the collection.

@@ -1,7 +1,7 @@
 package luacheck
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/yuin/gopher-lua/ast"
@@ -143,18 +143,39 @@ func join(a, b value) value {
 // run time (computed indexes, replies).
 type holeCounter int
 
-func (h *holeCounter) next(prefix, label string) slot.Key {
+func (h *holeCounter) next(origin, label string) slot.Key {
 	*h++
-	return slot.HoleKey(fmt.Sprintf("%s#%d", prefix, int(*h)), label)
+	id := holeID{origin: origin, seq: int(*h)}
+	if origin == "KEYS" || origin == "ARGV" {
+		id.index = "?"
+	}
+	return slot.HoleKey(id, label)
 }
 
-// Hole ID prefixes: "KEYS[n]" and "ARGV[n]" are bindable by callers; the
-// others are unique per occurrence.
+// holeID is the identity of a hole in a Lua key: KEYS[index] and
+// ARGV[index] with a literal index are bindable by callers, the same slot
+// everywhere in the script; the others (a computed index, a reply, data,
+// any other value) have their own seq, unique per occurrence.
+type holeID struct {
+	origin string // "KEYS", "ARGV" or one of holeReply, holeData, holeKeysData, holeOther
+	index  string // the index as written, "?" when computed
+	seq    int
+}
+
+// SlotHoleID marks holeID as a hole identity.
+func (holeID) SlotHoleID() {}
+
+// KeysHole is the ID of the hole KEYS[n] in the keys Check returns, which
+// a caller binds to the key it passes there.
+func KeysHole(n int) slot.HoleID { return holeID{origin: "KEYS", index: strconv.Itoa(n)} }
+
+// ArgvHole is the ID of the hole ARGV[n] in the keys Check returns.
+func ArgvHole(n int) slot.HoleID { return holeID{origin: "ARGV", index: strconv.Itoa(n)} }
+
+// Hole origins besides KEYS and ARGV, each unique per occurrence.
 const (
-	holeKeysDyn = "KEYS[?]"
-	holeArgvDyn = "ARGV[?]"
-	holeReply   = "reply"
-	holeData    = "data"
+	holeReply = "reply"
+	holeData  = "data"
 	// holeKeysData is data decoded from the text of a KEYS element (a
 	// JSON list the caller packed into KEYS[1]): not the key itself.
 	holeKeysData = "keysdata"
@@ -162,18 +183,14 @@ const (
 )
 
 // holeOrigin classifies a hole by its ID.
-func holeOrigin(id string) string {
-	switch {
-	case strings.HasPrefix(id, "KEYS["):
-		return "KEYS"
-	case strings.HasPrefix(id, "ARGV["):
-		return "ARGV"
-	case strings.HasPrefix(id, holeReply):
-		return "reply"
-	case strings.HasPrefix(id, holeData):
-		return "data"
-	case strings.HasPrefix(id, holeKeysData):
-		return "keysdata"
+func holeOrigin(id slot.HoleID) string {
+	h, ok := id.(holeID)
+	if !ok {
+		return "unknown"
+	}
+	switch h.origin {
+	case "KEYS", "ARGV", holeReply, holeData, holeKeysData:
+		return h.origin
 	}
 	return "unknown"
 }

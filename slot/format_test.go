@@ -6,8 +6,8 @@ import "testing"
 // loop or across calls) shows its repeated prefix once, and a long key its
 // first and last parts; short keys print whole.
 func TestFormatCompact(t *testing.T) {
-	prefix := HoleKey("p", "r.prefix")
-	self := HoleKey("k", "key")
+	prefix := HoleKey(testID("p"), "r.prefix")
+	self := HoleKey(testID("k"), "key")
 	var loop []Key
 	for range 12 {
 		loop = append(loop, prefix)
@@ -19,7 +19,7 @@ func TestFormatCompact(t *testing.T) {
 	}
 	var long []Key
 	for i := range 20 {
-		long = append(long, HoleKey(string(rune('a'+i)), string(rune('a'+i))), Literal("-"))
+		long = append(long, HoleKey(testID(string(rune('a'+i))), string(rune('a'+i))), Literal("-"))
 	}
 	for _, tt := range []struct {
 		key  Key

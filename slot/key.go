@@ -5,12 +5,23 @@ import (
 	"strings"
 )
 
+// HoleID identifies the value a hole stands for: two holes with equal IDs
+// hold the same text at run time (the same parameter, variable, KEYS slot
+// or call result). Holes with different IDs may hold anything.
+//
+// slot only compares IDs. The package that builds a key owns the type of
+// its holes' IDs (keyexpr for Go expressions, luacheck for Lua values) and
+// answers any other question about them; everyone else may only compare.
+// An implementation must be a comparable type.
+type HoleID interface {
+	// SlotHoleID marks a type as a hole identity; it does nothing.
+	SlotHoleID()
+}
+
 // Hole stands for a part of a key whose text is not known statically.
 type Hole struct {
-	// ID identifies the value the hole stands for: two holes with the same ID
-	// hold the same text at run time (the same parameter, SSA value, KEYS
-	// slot or call result). Holes with different IDs may hold anything.
-	ID string
+	// ID identifies the value the hole stands for.
+	ID HoleID
 	// Label names the value for people: "id", "ARGV[1]", "strconv.Itoa(n)".
 	Label string
 }
@@ -38,7 +49,7 @@ func Literal(s string) Key {
 }
 
 // HoleKey returns a key made of a single hole.
-func HoleKey(id, label string) Key {
+func HoleKey(id HoleID, label string) Key {
 	return Key{parts: []Part{{Hole: &Hole{ID: id, Label: label}}}}
 }
 

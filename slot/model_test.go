@@ -16,7 +16,12 @@ func k(parts ...any) Key {
 	return Concat(ks...)
 }
 
-func h(id string) Key { return HoleKey(id, id) }
+// testID is the hole identity of these tests' keys.
+type testID string
+
+func (testID) SlotHoleID() {}
+
+func h(id string) Key { return HoleKey(testID(id), id) }
 
 func TestConcatNormalises(t *testing.T) {
 	a := k("user:", "{", h("id"), "", "}", ":x")
@@ -158,10 +163,10 @@ func TestRelateAll(t *testing.T) {
 }
 
 func TestSubstituteAndShape(t *testing.T) {
-	lua := k(HoleKey("KEYS[1]", "KEYS[1]"), ":lock")
+	lua := k(HoleKey(testID("KEYS[1]"), "KEYS[1]"), ":lock")
 	bound := lua.Substitute(func(h Hole) (Key, bool) {
-		if h.ID == "KEYS[1]" {
-			return k("order:{", HoleKey("go:id", "id"), "}"), true
+		if h.ID == testID("KEYS[1]") {
+			return k("order:{", HoleKey(testID("go:id"), "id"), "}"), true
 		}
 		return Key{}, false
 	})
@@ -171,7 +176,7 @@ func TestSubstituteAndShape(t *testing.T) {
 	if a := Analyze(bound, Options{}); a.Kind != TagSymbolic {
 		t.Errorf("bound key tag kind = %v", a.Kind)
 	}
-	if Relate(bound, k("order:{", HoleKey("go:id", "id"), "}"), Options{}).Kind != SameSlot {
+	if Relate(bound, k("order:{", HoleKey(testID("go:id"), "id"), "}"), Options{}).Kind != SameSlot {
 		t.Error("a key derived from a tagged KEYS[1] shares its slot")
 	}
 	if a, b := k("user:{", h("id"), "}:cart").Shape(), k("user:", h("id"), ":cart").Shape(); a != b || a != "user:*:cart" {

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
 	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
 	"github.com/slotlint/slotlint/analyzer/internal/slotcheck"
 	"github.com/slotlint/slotlint/slot"
@@ -27,7 +28,7 @@ func fixFor(pass *analysis.Pass, res *redisapi.Result, call *redisapi.Call, keys
 			return nil
 		}
 	}
-	shared := ""
+	var shared slot.HoleID
 	for _, h := range keys[0].Key.Holes() {
 		if count(keys[0].Key, h.ID) != 1 {
 			continue
@@ -44,7 +45,7 @@ func fixFor(pass *analysis.Pass, res *redisapi.Result, call *redisapi.Call, keys
 			break
 		}
 	}
-	if shared == "" {
+	if shared == nil {
 		return nil
 	}
 	var edits []analysis.TextEdit
@@ -72,7 +73,7 @@ func hasBrace(k slot.Key) bool {
 	return false
 }
 
-func count(k slot.Key, id string) int {
+func count(k slot.Key, id slot.HoleID) int {
 	n := 0
 	for _, h := range k.Holes() {
 		if h.ID == id {
@@ -83,20 +84,20 @@ func count(k slot.Key, id string) int {
 }
 
 // isHole reports whether e is exactly the shared value.
-func isHole(res *redisapi.Result, e ast.Expr, id string) bool {
+func isHole(res *redisapi.Result, e ast.Expr, id slot.HoleID) bool {
 	parts := res.Keys.Key(e).Parts()
 	return len(parts) == 1 && parts[0].Hole != nil && parts[0].Hole.ID == id
 }
 
 // isFormatted reports whether the shared value is e printed by a verb,
 // such as the decimal text of an int.
-func isFormatted(res *redisapi.Result, e ast.Expr, id string) bool {
+func isFormatted(res *redisapi.Result, e ast.Expr, id slot.HoleID) bool {
 	parts := res.Keys.Key(e).Parts()
-	return len(parts) == 1 && parts[0].Hole != nil && strings.HasSuffix(id, "("+parts[0].Hole.ID+")")
+	return len(parts) == 1 && parts[0].Hole != nil && keyexpr.Prints(id, parts[0].Hole.ID)
 }
 
 // wrap returns the edits that put {} around the shared value in e.
-func wrap(pass *analysis.Pass, res *redisapi.Result, e ast.Expr, id string) ([]analysis.TextEdit, string, bool) {
+func wrap(pass *analysis.Pass, res *redisapi.Result, e ast.Expr, id slot.HoleID) ([]analysis.TextEdit, string, bool) {
 	e = ast.Unparen(e)
 	if call, ok := e.(*ast.CallExpr); ok {
 		return wrapSprintf(pass, res, call, id)
@@ -150,7 +151,7 @@ func stringLit(ops []ast.Expr, i int) (*ast.BasicLit, bool) {
 
 // wrapSprintf wraps the verb that prints the shared value in a constant
 // fmt.Sprintf format written as a plain literal.
-func wrapSprintf(pass *analysis.Pass, res *redisapi.Result, call *ast.CallExpr, id string) ([]analysis.TextEdit, string, bool) {
+func wrapSprintf(pass *analysis.Pass, res *redisapi.Result, call *ast.CallExpr, id slot.HoleID) ([]analysis.TextEdit, string, bool) {
 	fn, _ := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
 	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "fmt" || fn.Name() != "Sprintf" || len(call.Args) < 2 {
 		return nil, "", false

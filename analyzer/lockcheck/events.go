@@ -1,10 +1,8 @@
 package lockcheck
 
 import (
-	"fmt"
 	"go/ast"
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
@@ -158,21 +156,16 @@ func (h *helpers) of(call *ast.CallExpr, depth int) []*event {
 	if sig == nil || sig.Variadic() || call.Ellipsis.IsValid() || sig.Params().Len() != len(call.Args) {
 		return nil
 	}
-	bind := map[string]slot.Key{}
+	bind := map[slot.HoleID]slot.Key{}
 	for i := 0; i < sig.Params().Len(); i++ {
-		p := sig.Params().At(i)
-		id := fmt.Sprintf("v:%s@%d", p.Name(), p.Pos())
-		bind[id] = h.x.Key(call.Args[i])
+		bind[h.x.VarHole(sig.Params().At(i))] = h.x.Key(call.Args[i])
 	}
 	sub := func(k slot.Key) slot.Key {
 		return k.Substitute(func(hole slot.Hole) (slot.Key, bool) {
 			if k, ok := bind[hole.ID]; ok {
 				return k, true
 			}
-			if strings.HasPrefix(hole.ID, "g:") {
-				return slot.Key{}, false
-			}
-			return slot.HoleKey(fmt.Sprintf("%s@call%d", hole.ID, call.Pos()), hole.Label), true
+			return keyexpr.AtCall(hole, call.Pos())
 		})
 	}
 	out := make([]*event, 0, len(evs))

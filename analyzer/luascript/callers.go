@@ -114,7 +114,7 @@ func (c *checker) judgeAtCallers(at token.Pos, key, anchor slot.Key) (bad *calle
 		return nil, false
 	}
 	sig := fn.Type().(*types.Signature)
-	params := map[string]int{}
+	params := map[slot.HoleID]int{}
 	for i := 0; i < sig.Params().Len(); i++ {
 		if sig.Variadic() && i == sig.Params().Len()-1 {
 			break
@@ -167,7 +167,7 @@ func (c *checker) judgeAtCallers(at token.Pos, key, anchor slot.Key) (bad *calle
 // argChoices are the keys a call passes for the helper's parameters, one
 // set per element when an argument is the variable of a range over a
 // list of keys in sight (for _, k := range []string{a, b} { f(k) }).
-func (c *checker) argChoices(call *ast.CallExpr, params map[string]int) []map[int]slot.Key {
+func (c *checker) argChoices(call *ast.CallExpr, params map[slot.HoleID]int) []map[int]slot.Key {
 	// params holds the helper's parameters before a variadic one, indexed
 	// from 0.
 	base := map[int]slot.Key{}

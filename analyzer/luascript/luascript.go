@@ -358,18 +358,18 @@ func (c *checker) checkSite(st *site) {
 // judge reports a key a script builds from what the caller passed unless,
 // with this call's keys and arguments, it provably shares the slot of the
 // KEYS it derives from (KEYS[1] for keys from elsewhere).
-func (c *checker) judge(st *site, s *script, f luacheck.Finding, bound map[string]keyexpr.Elem) {
+func (c *checker) judge(st *site, s *script, f luacheck.Finding, bound map[slot.HoleID]keyexpr.Elem) {
 	anchorIdx := f.KeysIndex
 	if anchorIdx == 0 {
 		anchorIdx = 1
 	}
-	anchor, ok := bound[fmt.Sprintf("KEYS[%d]", anchorIdx)]
+	anchorID := luacheck.KeysHole(anchorIdx)
+	anchor, ok := bound[anchorID]
 	if !ok {
 		c.rep.Report(f.Rule, st.call.Node, nil, "%s", fmt.Sprintf("%s: %s", s.where(f.Pos), f.Message))
 		return
 	}
-	anchorID := fmt.Sprintf("KEYS[%d]", anchorIdx)
-	anchorLabel, anchorUsed := anchorID, false
+	anchorLabel, anchorUsed := fmt.Sprintf("KEYS[%d]", anchorIdx), false
 	var used []string
 	key := f.Key.Substitute(func(h slot.Hole) (slot.Key, bool) {
 		el, ok := bound[h.ID]
@@ -414,23 +414,23 @@ func (c *checker) judge(st *site, s *script, f luacheck.Finding, bound map[strin
 		what, f.Key.Format(" .. "), s.where(f.Pos), key, strings.Join(used, ", "), detail, at))
 }
 
-// bindings maps "KEYS[i]" and "ARGV[i]" to what the call passes there,
-// when that is known exactly.
-func (c *checker) bindings(call *redisapi.Call, st *site) map[string]keyexpr.Elem {
-	out := map[string]keyexpr.Elem{}
+// bindings maps the holes KEYS[i] and ARGV[i] to what the call passes
+// there, when that is known exactly.
+func (c *checker) bindings(call *redisapi.Call, st *site) map[slot.HoleID]keyexpr.Elem {
+	out := map[slot.HoleID]keyexpr.Elem{}
 	if !call.Complete {
 		return out
 	}
 	for i, el := range call.Keys {
 		if el.Loop != nil {
-			return map[string]keyexpr.Elem{}
+			return map[slot.HoleID]keyexpr.Elem{}
 		}
-		out[fmt.Sprintf("KEYS[%d]", i+1)] = el
+		out[luacheck.KeysHole(i+1)] = el
 	}
 	if st.argsOK {
 		for i, a := range st.args {
 			if tv := c.pass.TypesInfo.Types[a]; tv.Type != nil && astutil.IsString(tv.Type) {
-				out[fmt.Sprintf("ARGV[%d]", i+1)] = keyexpr.Elem{Key: c.x.Key(a), Expr: a}
+				out[luacheck.ArgvHole(i+1)] = keyexpr.Elem{Key: c.x.Key(a), Expr: a}
 			}
 		}
 	}
@@ -507,7 +507,7 @@ func (s *script) where(p luacheck.Position) string {
 // keysReadAt is where the script reads KEYS[n]: the first command key
 // argument built from it, else the script's start.
 func (s *script) keysReadAt(n int) (luacheck.Position, bool) {
-	id := fmt.Sprintf("KEYS[%d]", n)
+	id := luacheck.KeysHole(n)
 	var ps []luacheck.Position
 	for _, k := range s.result.Keys {
 		for _, h := range k.Key.Holes() {

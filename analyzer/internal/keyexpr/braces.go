@@ -27,7 +27,11 @@ type BraceSource struct {
 func (x *Extractor) BracedHole(h slot.Hole) (types.Object, BraceSource, bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	obj, ok := x.holeObj[h.ID]
+	id, ok := idOf(h)
+	if !ok {
+		return nil, BraceSource{}, false
+	}
+	obj, ok := x.holeObj[id]
 	if !ok {
 		return nil, BraceSource{}, false
 	}

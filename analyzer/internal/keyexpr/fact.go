@@ -1,7 +1,6 @@
 package keyexpr
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/slotlint/slotlint/slot"
@@ -45,19 +44,17 @@ func (f *KeyFunc) key(args []slot.Key) slot.Key {
 	for i, p := range f.Parts {
 		switch {
 		case p.Recv != "":
-			ks = append(ks, slot.HoleKey(p.Recv, p.Label))
-		case p.Opaque && p.Safe:
-			ks = append(ks, slot.HoleKey("safe:opaque:"+strconv.Itoa(i), p.Label))
+			ks = append(ks, slot.HoleKey(factID(p.Recv), p.Label))
 		case p.Opaque:
-			ks = append(ks, slot.HoleKey("opaque:"+strconv.Itoa(i), p.Label))
+			ks = append(ks, slot.HoleKey(opaqueID(i, p.Safe), p.Label))
 		case p.Param >= 0 && p.Format != "":
-			ks = append(ks, slot.HoleKey(p.Format+"("+paramID(p.Param)+")", p.Label))
+			ks = append(ks, slot.HoleKey(printedID(p.Format, paramID(p.Param)), p.Label))
 		case p.Param >= 0 && p.Param < len(args):
 			ks = append(ks, args[p.Param])
 		case p.Param >= 0:
 			ks = append(ks, slot.HoleKey(paramID(p.Param), p.Label))
 		case p.Global != "":
-			ks = append(ks, slot.HoleKey(p.Global, p.Label))
+			ks = append(ks, slot.HoleKey(factID(p.Global), p.Label))
 		default:
 			ks = append(ks, slot.Literal(p.Lit))
 		}
@@ -65,55 +62,28 @@ func (f *KeyFunc) key(args []slot.Key) slot.Key {
 	return slot.Concat(ks...)
 }
 
-func paramID(i int) string { return "param:" + strconv.Itoa(i) }
-
 // factOf converts a summary to a fact: literals, parameters and
 // package-level variables keep their identity; any other value becomes
 // opaque, a new value at each call.
 func factOf(k slot.Key) (*KeyFunc, bool) {
 	f := &KeyFunc{}
 	for _, p := range k.Parts() {
-		switch {
-		case p.Hole == nil:
+		if p.Hole == nil {
 			f.Parts = append(f.Parts, FactPart{Lit: p.Lit, Param: -1})
-		case strings.HasPrefix(p.Hole.ID, "param:"):
-			i, err := strconv.Atoi(strings.TrimPrefix(p.Hole.ID, "param:"))
-			if err != nil {
-				return nil, false
-			}
-			f.Parts = append(f.Parts, FactPart{Param: i, Label: p.Hole.Label})
-		case isFormattedParam(p.Hole.ID):
-			cls, i, _ := formattedParam(p.Hole.ID)
-			f.Parts = append(f.Parts, FactPart{Param: i, Format: cls, Label: p.Hole.Label})
-		case isReceiverHole(p.Hole.ID):
-			f.Parts = append(f.Parts, FactPart{Param: -1, Recv: p.Hole.ID, Label: p.Hole.Label})
-		case strings.HasPrefix(p.Hole.ID, "g:"):
-			f.Parts = append(f.Parts, FactPart{Param: -1, Global: p.Hole.ID, Label: p.Hole.Label})
-		default:
-			f.Parts = append(f.Parts, FactPart{Param: -1, Opaque: true, Safe: BraceFree(*p.Hole), Label: p.Hole.Label})
+			continue
 		}
+		id, ok := idOf(*p.Hole)
+		if !ok {
+			return nil, false
+		}
+		part, ok := id.factPart(p.Hole.Label)
+		if !ok {
+			return nil, false
+		}
+		f.Parts = append(f.Parts, part)
 	}
 	return f, true
 }
-
-// formattedParam parses "dec(param:0)".
-func formattedParam(id string) (cls string, i int, ok bool) {
-	open := strings.IndexByte(id, '(')
-	if open < 0 || !strings.HasSuffix(id, ")") {
-		return "", 0, false
-	}
-	inner, found := strings.CutPrefix(id[open+1:len(id)-1], "param:")
-	if !found {
-		return "", 0, false
-	}
-	n, err := strconv.Atoi(inner)
-	if err != nil {
-		return "", 0, false
-	}
-	return id[:open], n, true
-}
-
-func isFormattedParam(id string) bool { _, _, ok := formattedParam(id); return ok }
 
 // FieldKey is the fact recorded for an unexported string field that its
 // package sets from one expression: the key in terms of the struct value
@@ -163,9 +133,4 @@ func (f *KeyFields) keys() map[string]slot.Key {
 		out[n.Name] = (&KeyFunc{Parts: n.Parts}).key(nil)
 	}
 	return out
-}
-
-func isReceiverHole(id string) bool {
-	_, ok := replaceReceiver(id, recvID)
-	return ok
 }

@@ -5,7 +5,6 @@ import (
 	"go/token"
 	"go/types"
 	"sort"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -229,10 +228,11 @@ func (x *Extractor) fieldSummary(f *types.Var, depth int) (slot.Key, bool) {
 		}
 		k := x.key(w.rhs, x.paramEnv(fn), depth+1)
 		k = k.Substitute(func(h slot.Hole) (slot.Key, bool) {
-			if _, ok := replaceReceiver(h.ID, recvID); ok || strings.HasPrefix(h.ID, "g:") {
+			id, ok := idOf(h)
+			if !ok || id.isReceiver() || id.isGlobal() {
 				return slot.Key{}, false
 			}
-			return slot.HoleKey(qualify(h.ID, recvID+".w:"+fn.FullName()+"/"), h.Label), true
+			return slot.HoleKey(id.storedBy(fn), h.Label), true
 		})
 		if i > 0 && !k.Equal(key) {
 			return slot.Key{}, false
@@ -241,18 +241,6 @@ func (x *Extractor) fieldSummary(f *types.Var, depth int) (slot.Key, bool) {
 	}
 	s.key, s.ok = key, true
 	return key, true
-}
-
-// qualify prefixes the value named inside a hole ID, keeping the
-// formatting class and safe: marks that say what text it prints.
-func qualify(id, prefix string) string {
-	if rest, ok := strings.CutPrefix(id, "safe:"); ok {
-		return "safe:" + qualify(rest, prefix)
-	}
-	if open := strings.IndexByte(id, '('); open > 0 && strings.HasSuffix(id, ")") {
-		return id[:open+1] + qualify(id[open+1:len(id)-1], prefix) + ")"
-	}
-	return prefix + id
 }
 
 // paramEnv binds fn's parameters and receiver to their summary holes.
@@ -397,16 +385,22 @@ func (x *Extractor) fieldValue(e *ast.SelectorExpr, f *types.Var, ev *env, depth
 		return slot.Key{}, false
 	}
 	base := x.key(e.X, ev, depth).Parts()
-	var baseID, baseLabel string
+	var baseID HoleID
+	var baseLabel string
 	var pos token.Pos
-	if len(base) == 1 && base[0].Hole != nil {
-		baseID, baseLabel, pos = base[0].Hole.ID, base[0].Hole.Label, x.holePos[base[0].Hole.ID]
+	if len(base) == 1 && base[0].Hole != nil && isOwn(*base[0].Hole) {
+		baseID, _ = idOf(*base[0].Hole)
+		baseLabel, pos = base[0].Hole.Label, x.holePos[baseID]
 	} else {
-		u := x.unique(e.X).Parts()[0].Hole
-		baseID, baseLabel, pos = u.ID, u.Label, e.X.Pos()
+		baseID, baseLabel, pos = uniqueID(e.X.Pos()), label(e.X), e.X.Pos()
+		x.holePos[baseID] = pos
 	}
 	return sum.Substitute(func(h slot.Hole) (slot.Key, bool) {
-		id, ok := replaceReceiver(h.ID, baseID)
+		hid, ok := idOf(h)
+		if !ok {
+			return slot.Key{}, false
+		}
+		id, ok := hid.onReceiver(baseID)
 		if !ok {
 			return slot.Key{}, false
 		}

@@ -2,13 +2,11 @@ package keyexpr
 
 import (
 	_ "embed"
-	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
 	"go/types"
 	"reflect"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -108,10 +106,10 @@ type Extractor struct {
 	globals    map[*types.Var]ast.Expr
 	// holePos records where the value behind a hole is declared, so a key
 	// built in a loop can tell which holes change per iteration.
-	holePos map[string]token.Pos
+	holePos map[HoleID]token.Pos
 	// holeObj records the variable or field a hole reads, and braced the
 	// ones a value with a brace visibly reaches (braces.go).
-	holeObj map[string]types.Object
+	holeObj map[HoleID]types.Object
 	braced  map[types.Object]BraceSource
 }
 
@@ -151,7 +149,7 @@ type sum struct {
 // New prepares an extractor; importFact may be nil.
 func New(fset *token.FileSet, pkg *types.Package, info *types.Info, files []*ast.File, importFact func(types.Object, analysis.Fact) bool) *Extractor {
 	x := &Extractor{fset: fset, pkg: pkg, info: info, importFact: importFact,
-		sums: map[*types.Func]*sum{}, holePos: map[string]token.Pos{}, holeObj: map[string]types.Object{},
+		sums: map[*types.Func]*sum{}, holePos: map[HoleID]token.Pos{}, holeObj: map[HoleID]types.Object{},
 		fieldSums: map[*types.Var]*sum{}, structSums: map[*types.Func]*structSum{}, files: files}
 	return x
 }
@@ -168,7 +166,7 @@ func (x *Extractor) Key(e ast.Expr) slot.Key {
 	return x.key(e, nil, 0)
 }
 
-func (x *Extractor) hole(id, label string, decl token.Pos) slot.Key {
+func (x *Extractor) hole(id HoleID, label string, decl token.Pos) slot.Key {
 	if decl.IsValid() {
 		x.holePos[id] = decl
 	}
@@ -177,12 +175,12 @@ func (x *Extractor) hole(id, label string, decl token.Pos) slot.Key {
 
 // unique is a value known only at this place.
 func (x *Extractor) unique(e ast.Expr) slot.Key {
-	return x.hole(fmt.Sprintf("u@%d", e.Pos()), label(e), e.Pos())
+	return x.hole(uniqueID(e.Pos()), label(e), e.Pos())
 }
 
 // varHole is the hole of variable v's value as a whole.
 func (x *Extractor) varHole(v *types.Var, decl token.Pos) slot.Key {
-	id := x.varID(v)
+	id := varID(v)
 	x.holeObj[id] = v
 	return x.hole(id, v.Name(), decl)
 }
@@ -227,9 +225,11 @@ func (x *Extractor) key(e ast.Expr, ev *env, depth int) slot.Key {
 				}
 				base := x.key(e.X, ev, depth)
 				if hs := base.Parts(); len(hs) == 1 && hs[0].Hole != nil {
-					id := hs[0].Hole.ID + "." + e.Sel.Name
-					x.holeObj[id] = sel.Obj()
-					return x.hole(id, hs[0].Hole.Label+"."+e.Sel.Name, x.holePos[hs[0].Hole.ID])
+					if baseID, ok := idOf(*hs[0].Hole); ok {
+						id := fieldID(baseID, e.Sel.Name)
+						x.holeObj[id] = sel.Obj()
+						return x.hole(id, hs[0].Hole.Label+"."+e.Sel.Name, x.holePos[baseID])
+					}
 				}
 			}
 			return x.unique(e)
@@ -244,13 +244,6 @@ func (x *Extractor) key(e ast.Expr, ev *env, depth int) slot.Key {
 func isInteger(t types.Type) bool {
 	b, ok := types.Unalias(t).Underlying().(*types.Basic)
 	return ok && b.Info()&types.IsInteger != 0
-}
-
-func (x *Extractor) varID(v *types.Var) string {
-	if v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
-		return "g:" + v.Pkg().Path() + "." + v.Name()
-	}
-	return fmt.Sprintf("v:%s@%d", v.Name(), v.Pos())
 }
 
 func (x *Extractor) ident(id *ast.Ident, ev *env, depth int) slot.Key {
@@ -271,7 +264,7 @@ func (x *Extractor) ident(id *ast.Ident, ev *env, depth int) slot.Key {
 		return x.varHole(v, token.NoPos)
 	}
 	if x.flowFacts().escapes[v] {
-		return x.hole(fmt.Sprintf("v:%s@%d#%d", v.Name(), v.Pos(), id.Pos()), v.Name(), id.Pos())
+		return x.hole(varReadID(v, id.Pos()), v.Name(), id.Pos())
 	}
 	ws := x.flowFacts().writes[v]
 	if x.flowFacts().fixed[v] && len(ws) == 0 {
@@ -279,7 +272,7 @@ func (x *Extractor) ident(id *ast.Ident, ev *env, depth int) slot.Key {
 	}
 	w := x.flowFacts().governing(v, id.Pos())
 	if w == nil {
-		return x.hole(fmt.Sprintf("v:%s@%d#%d", v.Name(), v.Pos(), id.Pos()), v.Name(), id.Pos())
+		return x.hole(varReadID(v, id.Pos()), v.Name(), id.Pos())
 	}
 	return x.write(v, w, ev, depth)
 }
@@ -296,11 +289,11 @@ func (x *Extractor) write(v *types.Var, w *assign, ev *env, depth int) slot.Key 
 		if len(x.flowFacts().writes[v]) == 1 {
 			return x.varHole(v, v.Pos())
 		}
-		return x.hole(fmt.Sprintf("v:%s@%d=%d", v.Name(), v.Pos(), w.pos), v.Name(), w.pos)
+		return x.hole(varWriteID(v, w.pos), v.Name(), w.pos)
 	case w.add:
 		prev := x.flowFacts().governing(v, w.pos)
 		if prev == nil {
-			return slot.Concat(x.hole(fmt.Sprintf("v:%s@%d#%d", v.Name(), v.Pos(), w.pos), v.Name(), w.pos), x.key(w.rhs, ev, depth))
+			return slot.Concat(x.hole(varReadID(v, w.pos), v.Name(), w.pos), x.key(w.rhs, ev, depth))
 		}
 		return slot.Concat(x.write(v, prev, ev, depth+1), x.key(w.rhs, ev, depth))
 	}
@@ -310,7 +303,7 @@ func (x *Extractor) write(v *types.Var, w *assign, ev *env, depth int) slot.Key 
 	k := x.key(w.rhs, ev, depth)
 	// A key that is just an unknown value still names this variable: two
 	// reads of a variable assigned once are the same value.
-	if parts := k.Parts(); len(parts) == 1 && parts[0].Hole != nil && strings.HasPrefix(parts[0].Hole.ID, "u@") {
+	if parts := k.Parts(); len(parts) == 1 && parts[0].Hole != nil && isUniqueHole(*parts[0].Hole) {
 		if len(x.flowFacts().writes[v]) == 1 {
 			return x.varHole(v, v.Pos())
 		}
@@ -319,14 +312,16 @@ func (x *Extractor) write(v *types.Var, w *assign, ev *env, depth int) slot.Key 
 }
 
 // valueID names a non-string value (an int id) for the holes of its
-// formatted text; "" when the value is not one stable thing.
-func (x *Extractor) valueID(e ast.Expr, ev *env, depth int) (string, string, token.Pos) {
+// formatted text; false when the value is not one stable thing.
+func (x *Extractor) valueID(e ast.Expr, ev *env, depth int) (HoleID, string, token.Pos, bool) {
 	k := x.key(e, ev, depth)
 	parts := k.Parts()
 	if len(parts) == 1 && parts[0].Hole != nil {
-		return parts[0].Hole.ID, parts[0].Hole.Label, x.holePos[parts[0].Hole.ID]
+		if id, ok := idOf(*parts[0].Hole); ok {
+			return id, parts[0].Hole.Label, x.holePos[id], true
+		}
 	}
-	return "", "", token.NoPos
+	return HoleID{}, "", token.NoPos, false
 }
 
 // formatted is the text of value e printed by verb: a string printed with
@@ -349,17 +344,17 @@ func (x *Extractor) formatted(e ast.Expr, verb byte, ev *env, depth int, lbl str
 	if t != nil && isInteger(t) && (verb == 'd' || verb == 'v') {
 		class = "dec"
 	}
-	id, l, pos := x.valueID(e, ev, depth)
-	if id == "" {
+	id, l, pos, ok := x.valueID(e, ev, depth)
+	if !ok {
 		if braceFreeClass[class] {
-			return x.hole(fmt.Sprintf("safe:u@%d", e.Pos()), label(e), e.Pos())
+			return x.hole(safeUniqueID(e.Pos()), label(e), e.Pos())
 		}
 		return x.unique(e)
 	}
 	if lbl == "" {
 		lbl = l
 	}
-	return x.hole(class+"("+id+")", lbl, pos)
+	return x.hole(printedID(class, id), lbl, pos)
 }
 
 func (x *Extractor) call(call *ast.CallExpr, ev *env, depth int) slot.Key {
@@ -556,12 +551,16 @@ func (x *Extractor) bind(k slot.Key, fn *types.Func, call *ast.CallExpr, ev *env
 		}
 	}
 	return k.Substitute(func(h slot.Hole) (slot.Key, bool) {
-		if cls, n, ok := formattedParam(h.ID); ok && n < len(call.Args) {
-			if strings.HasPrefix(cls, "safe:") {
-				if id, _, pos := x.valueID(call.Args[n], ev, depth); id != "" {
-					return x.hole(cls+"("+id+")", h.Label, pos), true
+		hid, ok := idOf(h)
+		if !ok {
+			return slot.Key{}, false
+		}
+		if cls, n, ok := hid.printedParam(); ok && n < len(call.Args) {
+			if safeClass(cls) {
+				if id, _, pos, ok := x.valueID(call.Args[n], ev, depth); ok {
+					return x.hole(printedID(cls, id), h.Label, pos), true
 				}
-				return x.hole(fmt.Sprintf("safe:u@%d", call.Args[n].Pos()), h.Label, call.Args[n].Pos()), true
+				return x.hole(safeUniqueID(call.Args[n].Pos()), h.Label, call.Args[n].Pos()), true
 			}
 			verb := byte('v')
 			if cls == "dec" {
@@ -571,30 +570,24 @@ func (x *Extractor) bind(k slot.Key, fn *types.Func, call *ast.CallExpr, ev *env
 			}
 			return x.formatted(call.Args[n], verb, ev, depth, ""), true
 		}
-		if i, ok := strings.CutPrefix(h.ID, "param:"); ok {
-			if n, err := strconv.Atoi(i); err == nil && n < len(args) {
-				return args[n], true
-			}
+		if n, ok := hid.param(); ok && n < len(args) {
+			return args[n], true
 		}
-		if strings.HasPrefix(h.ID, "g:") {
+		if hid.isGlobal() {
 			return slot.Key{}, false
 		}
-		if k, ok := x.bindReceiver(h, fn, call, ev, depth); ok {
+		if k, ok := x.bindReceiver(hid, h.Label, fn, call, ev, depth); ok {
 			return k, true
 		}
-		return x.hole(fmt.Sprintf("%s@call%d", h.ID, call.Pos()), h.Label, call.Pos()), true
+		return x.hole(atCall(hid, call.Pos()), h.Label, call.Pos()), true
 	}), true
 }
-
-// recvID is the hole of a method's receiver in its summary; its fields
-// are recvID.name, printed ones class(recvID.name).
-const recvID = "recv"
 
 // bindReceiver gives a summary's receiver hole (or a field of it, printed
 // or not) the value of the receiver at this call, so two methods of one
 // value (q.pending(), q.running()) build keys from the same q.name. Only a
 // receiver that is one named value binds; otherwise each call has its own.
-func (x *Extractor) bindReceiver(h slot.Hole, fn *types.Func, call *ast.CallExpr, ev *env, depth int) (slot.Key, bool) {
+func (x *Extractor) bindReceiver(h HoleID, lbl string, fn *types.Func, call *ast.CallExpr, ev *env, depth int) (slot.Key, bool) {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return slot.Key{}, false
@@ -607,36 +600,21 @@ func (x *Extractor) bindReceiver(h slot.Hole, fn *types.Func, call *ast.CallExpr
 		return slot.Key{}, false
 	}
 	base := x.key(sel.X, ev, depth).Parts()
-	if len(base) != 1 || base[0].Hole == nil || strings.HasPrefix(base[0].Hole.ID, "u@") {
+	if len(base) != 1 || base[0].Hole == nil {
 		return slot.Key{}, false
 	}
-	id, ok := replaceReceiver(h.ID, base[0].Hole.ID)
+	baseID, ok := idOf(*base[0].Hole)
+	if !ok || baseID.isUnique() {
+		return slot.Key{}, false
+	}
+	id, ok := h.onReceiver(baseID)
 	if !ok {
 		return slot.Key{}, false
 	}
-	lbl := h.Label
 	if rest, ok := strings.CutPrefix(lbl, sig.Recv().Name()); ok {
 		lbl = base[0].Hole.Label + rest
 	}
-	return x.hole(id, lbl, x.holePos[base[0].Hole.ID]), true
-}
-
-// replaceReceiver rewrites "recv", "recv.f", "class(recv.f)" or
-// "safe:…recv.f…" onto base.
-func replaceReceiver(id, base string) (string, bool) {
-	if rest, ok := strings.CutPrefix(id, "safe:"); ok {
-		r, ok := replaceReceiver(rest, base)
-		return "safe:" + r, ok
-	}
-	if id == recvID || strings.HasPrefix(id, recvID+".") {
-		return base + id[len(recvID):], true
-	}
-	if open := strings.IndexByte(id, '('); open >= 0 && strings.HasSuffix(id, ")") {
-		if inner, ok := replaceReceiver(id[open+1:len(id)-1], base); ok {
-			return id[:open+1] + inner + ")", true
-		}
-	}
-	return "", false
+	return x.hole(id, lbl, x.holePos[baseID]), true
 }
 
 func (x *Extractor) summary(fn *types.Func) (slot.Key, bool) {
@@ -883,11 +861,15 @@ func (x *Extractor) Vary(k slot.Key, loop ast.Node) slot.Key {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	return k.Substitute(func(h slot.Hole) (slot.Key, bool) {
-		p, ok := x.holePos[h.ID]
+		id, ok := idOf(h)
+		if !ok {
+			return slot.Key{}, false
+		}
+		p, ok := x.holePos[id]
 		if !ok || p < loop.Pos() || p >= loop.End() {
 			return slot.Key{}, false
 		}
-		return slot.HoleKey(h.ID+"'", h.Label), true
+		return slot.HoleKey(primed(id), h.Label), true
 	})
 }
 
@@ -988,32 +970,12 @@ func (x *Extractor) Var(e ast.Expr) (*types.Var, bool) {
 // signs, never a brace: named after its argument when that is one value.
 func (x *Extractor) safe(fn *types.Func, call *ast.CallExpr, ev *env, depth int) slot.Key {
 	if len(call.Args) > 0 {
-		if id, _, pos := x.valueID(call.Args[0], ev, depth); id != "" {
-			return x.hole("safe:"+fn.Name()+"("+id+")", label(call), pos)
+		if id, _, pos, ok := x.valueID(call.Args[0], ev, depth); ok {
+			return x.hole(safeCallID(fn.Name(), id), label(call), pos)
 		}
 	}
-	return x.hole(fmt.Sprintf("safe:u@%d", call.Pos()), label(call), call.Pos())
+	return x.hole(safeUniqueID(call.Pos()), label(call), call.Pos())
 }
-
-// braceFreeClass are the formatting classes whose text has no brace.
-var braceFreeClass = map[string]bool{"dec": true, "d": true, "x": true, "X": true, "t": true}
-
-// BraceFree reports whether a hole's text can never hold '{' or '}': a
-// number or boolean as printed, a hex, base32 or base64 encoding.
-func BraceFree(h slot.Hole) bool {
-	if strings.HasPrefix(h.ID, "safe:") {
-		return true
-	}
-	if i := strings.IndexByte(h.ID, '('); i > 0 {
-		return braceFreeClass[h.ID[:i]]
-	}
-	return false
-}
-
-// VarHole is the hole ID a local variable that is never written after its
-// declaration (a parameter, a range variable) takes in keys read from it:
-// a caller binds a function's parameters to its arguments through it.
-func (x *Extractor) VarHole(v *types.Var) string { return x.varID(v) }
 
 // maxValues bounds how many assignments of one variable Values lists.
 const maxValues = 8

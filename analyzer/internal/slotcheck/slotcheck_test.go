@@ -8,6 +8,11 @@ import (
 	"github.com/slotlint/slotlint/slot"
 )
 
+// testID is the hole identity of these tests' keys.
+type testID string
+
+func (testID) SlotHoleID() {}
+
 func keys(ks ...slot.Key) []Key {
 	var out []Key
 	for _, k := range ks {
@@ -17,8 +22,8 @@ func keys(ks ...slot.Key) []Key {
 }
 
 func TestRelate(t *testing.T) {
-	id := slot.HoleKey("v:id", "id")
-	src := slot.HoleKey("v:src", "src")
+	id := slot.HoleKey(testID("id"), "id")
+	src := slot.HoleKey(testID("src"), "src")
 	lit := slot.Literal
 	tests := []struct {
 		name   string
