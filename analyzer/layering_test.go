@@ -1,53 +1,255 @@
 package analyzer_test
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"go/types"
-	"io/fs"
-	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"golang.org/x/tools/go/packages"
 )
 
-// rulePackages are the directories below analyzer/ whose non-test files
-// must keep to the layering rules: every package but the shared internal
-// ones. internal/redisapi holds the client front ends; internal/keyexpr
-// is the key model the front ends call (it reads the key-making functions
-// of the runtime); astutil and slotcheck read no client.
-func rulePackages(t *testing.T, fset *token.FileSet) map[string][]*ast.File {
-	t.Helper()
-	pkgs := map[string][]*ast.File{}
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if d.Name() == "testdata" || path == "internal" || strings.HasPrefix(path, "internal"+string(filepath.Separator)) {
-				return filepath.SkipDir
+// A layeringRule is a contract of the analyzer's layout that this test
+// holds, rather than review: which package may know what. Each rule sees
+// every non-test package under analyzer/ its applies accepts, parsed and
+// type-checked, and returns one message per violation.
+type layeringRule struct {
+	name string
+	// applies reports whether the rule checks the package with this import
+	// path.
+	applies func(path string) bool
+	check   func(pkg *packages.Package) []violation
+	// bad are function bodies, in a package that imports slot, keyexpr and
+	// strings, that the rule must flag: the check is shown to catch what
+	// it is there for.
+	bad []string
+}
+
+type violation struct {
+	at  ast.Node
+	msg string
+}
+
+const (
+	modulePath = "github.com/slotlint/slotlint"
+	keyexprPkg = modulePath + "/analyzer/internal/keyexpr"
+	slotPkg    = modulePath + "/slot"
+)
+
+var layeringRules = []layeringRule{
+	{
+		// Rules read the client-neutral records of internal/redisapi. They
+		// never decide by the Go method a call was written with: the
+		// records' Method field is for messages (a format argument, or
+		// part of a string built for one), and no name is compared with a
+		// client method's name. TestLayeringCatches shows what it flags.
+		name:    "rules read records, not client method names",
+		applies: isRulePackage,
+		check: func(pkg *packages.Package) []violation {
+			var out []violation
+			for _, f := range pkg.Syntax {
+				for _, u := range methodNameUses(f) {
+					out = append(out, violation{posNode(u.at), u.what})
+				}
 			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		dir := filepath.Dir(path)
-		pkgs[dir] = append(pkgs[dir], f)
-		return nil
-	})
+			return out
+		},
+	},
+	{
+		// keyexpr owns the identity of a Go key's holes: it builds the IDs
+		// and answers every question about them (IsGlobal, AtCall, Prints,
+		// BraceFree, VarHole). Elsewhere an ID is only compared.
+		name:    "hole IDs are keyexpr's",
+		applies: func(path string) bool { return path != keyexprPkg },
+		check:   holeIDsOpaque,
+		bad: []string{
+			`var h slot.Hole; _ = strings.HasPrefix(fmt.Sprint(h.ID), "g:")`,
+			`var h slot.Hole; _, _ = h.ID.(fmt.Stringer)`,
+			`var h slot.Hole; switch h.ID.(type) {}`,
+			`var h slot.Hole; _ = slot.HoleKey(h.ID, "x")`,
+			`_ = "v:x@12"`,
+			`var v *types.Var; var x *keyexpr.Extractor; _ = fmt.Sprintf("%v@call%d", x.VarHole(v), 3)`,
+		},
+	},
+}
+
+// TestLayering checks every rule of layeringRules on the analyzer's
+// packages, after checking that each flags its bad examples.
+func TestLayering(t *testing.T) {
+	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax |
+		packages.NeedTypes | packages.NeedTypesInfo | packages.NeedImports | packages.NeedDeps}
+	pkgs, err := packages.Load(cfg, "./...")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(pkgs) < 5 {
-		t.Fatalf("found %d rule packages: the walk is not where it should be", len(pkgs))
+	if n := packages.PrintErrors(pkgs); n > 0 {
+		t.Fatalf("%d errors loading the analyzer's packages", n)
 	}
-	return pkgs
+	loaded := map[string]*types.Package{}
+	packages.Visit(pkgs, nil, func(p *packages.Package) { loaded[p.PkgPath] = p.Types })
+	for _, r := range layeringRules {
+		for _, body := range r.bad {
+			if vs := r.check(badPackage(t, loaded, body)); len(vs) == 0 {
+				t.Errorf("rule %q does not flag %s", r.name, body)
+			}
+		}
+	}
+	checked := map[string]bool{}
+	for _, pkg := range pkgs {
+		for _, r := range layeringRules {
+			if !r.applies(pkg.PkgPath) {
+				continue
+			}
+			checked[r.name] = true
+			for _, v := range r.check(pkg) {
+				t.Errorf("%s: %s (%s)", pkg.Fset.Position(v.at.Pos()), v.msg, r.name)
+			}
+		}
+	}
+	for _, r := range layeringRules {
+		if !checked[r.name] {
+			t.Errorf("rule %q checked no package", r.name)
+		}
+	}
+}
+
+// oldHoleSyntax matches a string literal written in the text keyexpr once
+// used for hole IDs ("u@", "v:x@p#u", "g:", "param:i", "safe:…", "…@callN").
+var oldHoleSyntax = regexp.MustCompile(`^(u@|v:|g:|param:|safe:|opaque:|recv\.)|@call|^(dec|safe:\w+)\(`)
+
+// holeIDsOpaque reports, outside keyexpr, what reads or builds a hole ID
+// other than by comparing it: a type assertion or switch on a
+// slot.HoleID, a HoleID handed to a parameter of another type (fmt's
+// any, where its text would leak), a hole built with slot.HoleKey, and a
+// string literal in the old ID syntax.
+func holeIDsOpaque(pkg *packages.Package) []violation {
+	var out []violation
+	info := pkg.TypesInfo
+	isHoleID := func(e ast.Expr) bool {
+		t := info.TypeOf(e)
+		if t == nil {
+			return false
+		}
+		n, ok := types.Unalias(t).(*types.Named)
+		if !ok || n.Obj().Pkg() == nil {
+			return false
+		}
+		path, name := n.Obj().Pkg().Path(), n.Obj().Name()
+		return path == slotPkg && name == "HoleID" || path == keyexprPkg && name == "HoleID"
+	}
+	for _, f := range pkg.Syntax {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.TypeAssertExpr:
+				if isHoleID(n.X) {
+					out = append(out, violation{n, "type assertion on a hole ID"})
+				}
+			case *ast.CallExpr:
+				if fn, ok := typeCallee(info, n); ok && fn.Pkg() != nil && fn.Pkg().Path() == slotPkg && fn.Name() == "HoleKey" {
+					out = append(out, violation{n, "a hole built outside keyexpr"})
+				}
+				sig, ok := types.Unalias(info.TypeOf(n.Fun)).Underlying().(*types.Signature)
+				if !ok {
+					if len(n.Args) == 1 && isHoleID(n.Args[0]) && !isHoleID(n) {
+						out = append(out, violation{n, "a hole ID converted"})
+					}
+					return true
+				}
+				for i, a := range n.Args {
+					if !isHoleID(a) {
+						continue
+					}
+					var pt types.Type
+					switch {
+					case sig.Variadic() && i >= sig.Params().Len()-1:
+						pt = sig.Params().At(sig.Params().Len() - 1).Type().(*types.Slice).Elem()
+					case i < sig.Params().Len():
+						pt = sig.Params().At(i).Type()
+					}
+					if pt == nil || !isHoleIDType(pt) {
+						out = append(out, violation{a, "a hole ID passed as " + types.TypeString(pt, nil)})
+					}
+				}
+			case *ast.BasicLit:
+				if s, err := strconv.Unquote(n.Value); err == nil && n.Kind == token.STRING && oldHoleSyntax.MatchString(s) {
+					out = append(out, violation{n, "hole ID text " + n.Value})
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// isRulePackage reports whether path is a package of rules: every
+// package of the analyzer but the shared internal ones. internal/redisapi
+// holds the client front ends; internal/keyexpr is the key model the front
+// ends call (it reads the key-making functions of the runtime); astutil
+// and slotcheck read no client.
+func isRulePackage(path string) bool {
+	return path == modulePath+"/analyzer" ||
+		strings.HasPrefix(path, modulePath+"/analyzer/") && !strings.HasPrefix(path, modulePath+"/analyzer/internal/")
+}
+
+// posNode is a node that is only a position, for a violation found by an
+// AST scan that keeps positions.
+type posNode token.Pos
+
+func (p posNode) Pos() token.Pos { return token.Pos(p) }
+func (p posNode) End() token.Pos { return token.Pos(p) }
+
+func isHoleIDType(t types.Type) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Name() != "HoleID" {
+		return false
+	}
+	p := n.Obj().Pkg().Path()
+	return p == slotPkg || p == keyexprPkg
+}
+
+// typeCallee is the function or method a call names, if any.
+func typeCallee(info *types.Info, call *ast.CallExpr) (*types.Func, bool) {
+	var id *ast.Ident
+	switch fun := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		id = fun
+	case *ast.SelectorExpr:
+		id = fun.Sel
+	default:
+		return nil, false
+	}
+	fn, ok := info.Uses[id].(*types.Func)
+	return fn, ok
+}
+
+// badPackage type-checks a package holding one function with body, which
+// may use fmt, strings, go/types, slot and keyexpr.
+func badPackage(t *testing.T, loaded map[string]*types.Package, body string) *packages.Package {
+	t.Helper()
+	src := "package bad\n\nimport (\n\t\"fmt\"\n\t\"go/types\"\n\t\"strings\"\n\n\t\"" + keyexprPkg + "\"\n\t\"" + slotPkg + "\"\n)\n\n" +
+		"var _, _, _, _ = fmt.Sprint, strings.HasPrefix, slot.Literal, keyexpr.BraceFree\n\nvar _ *types.Var\n\nfunc f() {\n\t" + body + "\n}\n"
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "bad.go", src, 0)
+	if err != nil {
+		t.Fatalf("%s: %v", body, err)
+	}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Uses: map[*ast.Ident]types.Object{}, Defs: map[*ast.Ident]types.Object{}}
+	imp := importerFunc(func(path string) (*types.Package, error) {
+		if p, ok := loaded[path]; ok {
+			return p, nil
+		}
+		return nil, fmt.Errorf("%s not loaded", path)
+	})
+	pkg, err := (&types.Config{Importer: imp}).Check("bad", fset, []*ast.File{f}, info)
+	if err != nil {
+		t.Fatalf("%s: %v", body, err)
+	}
+	return &packages.Package{PkgPath: "bad", Fset: fset, Syntax: []*ast.File{f}, Types: pkg, TypesInfo: info}
 }
 
 // clientNames are names of client libraries' methods and functions whose
@@ -69,22 +271,6 @@ var clientNames = map[string]bool{
 	"DoMulti": true, "Dedicated": true,
 	// slotlint's runtime
 	"Obtain": true, "Release": true,
-}
-
-// TestLayering: rules read the client-neutral records of
-// internal/redisapi. They never decide by the Go method a call was written
-// with: the records' Method field is for messages (a format argument, or
-// part of a string built for one), and no name is compared with a client
-// method's name.
-func TestLayering(t *testing.T) {
-	fset := token.NewFileSet()
-	for _, files := range rulePackages(t, fset) {
-		for _, f := range files {
-			for _, u := range methodNameUses(f) {
-				t.Errorf("%s: %s", fset.Position(u.at), u.what)
-			}
-		}
-	}
 }
 
 // TestLayeringCatches keeps TestLayering able to fail: each way a rule
