@@ -76,6 +76,15 @@ var layeringRules = []layeringRule{
 			`var v *types.Var; var x *keyexpr.Extractor; _ = fmt.Sprintf("%v@call%d", x.VarHole(v), 3)`,
 		},
 	},
+	{
+		// What one package needs of another it imports; a package that
+		// sets another's variables (a hook set in init) makes the second
+		// depend on the first without importing it.
+		name:    "no package sets another's variables",
+		applies: func(string) bool { return true },
+		check:   foreignWrites,
+		bad:     []string{`types.Universe = nil`, `_, types.Unsafe = 1, nil`},
+	},
 }
 
 // TestLayering checks every rule of layeringRules on the analyzer's
@@ -202,6 +211,33 @@ type posNode token.Pos
 
 func (p posNode) Pos() token.Pos { return token.Pos(p) }
 func (p posNode) End() token.Pos { return token.Pos(p) }
+
+// foreignWrites reports assignments to a package-level variable of
+// another package.
+func foreignWrites(pkg *packages.Package) []violation {
+	var out []violation
+	for _, f := range pkg.Syntax {
+		ast.Inspect(f, func(n ast.Node) bool {
+			as, ok := n.(*ast.AssignStmt)
+			if !ok {
+				return true
+			}
+			for _, lhs := range as.Lhs {
+				sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr)
+				if !ok {
+					continue
+				}
+				obj := pkg.TypesInfo.Uses[sel.Sel]
+				if obj == nil || obj.Pkg() == nil || obj.Pkg() == pkg.Types || obj.Parent() != obj.Pkg().Scope() {
+					continue
+				}
+				out = append(out, violation{lhs, "sets " + obj.Pkg().Path() + "." + obj.Name()})
+			}
+			return true
+		})
+	}
+	return out
+}
 
 func isHoleIDType(t types.Type) bool {
 	n, ok := types.Unalias(t).(*types.Named)
