@@ -266,7 +266,7 @@ func (x *Extractor) structSummary(fn *types.Func, depth int) (map[string]slot.Ke
 	if s, ok := x.structSums[fn]; ok {
 		return s.fields, s.ok && !s.pending
 	}
-	decls, _ := x.funcDecls()
+	decls, _ := x.FuncDecls()
 	fd := decls[fn]
 	sig, _ := fn.Type().(*types.Signature)
 	if fd == nil || sig == nil || sig.Results().Len() != 1 || depth > maxDepth {
@@ -520,7 +520,7 @@ func (x *Extractor) exportFieldFacts(pass *analysis.Pass) {
 			}
 		}
 	}
-	_, order := x.funcDecls()
+	_, order := x.FuncDecls()
 	for _, fn := range order {
 		fields, ok := x.structSummary(fn, 0)
 		if !ok {

@@ -91,7 +91,7 @@ func FuzzKey(f *testing.F) {
 		slot.Analyze(k, slot.Options{})
 		slot.Analyze(k, slot.Options{HolesMayContainBraces: true})
 		x.List(ret)
-		_, order := x.funcDecls()
+		_, order := x.FuncDecls()
 		for _, fn := range order {
 			x.summary(fn)
 		}

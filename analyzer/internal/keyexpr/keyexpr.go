@@ -50,7 +50,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if astutil.IsStandard(pass) || clientpaths.IsClientPackage(pass.Pkg.Path()) {
 		return x, nil
 	}
-	_, order := x.funcDecls()
+	_, order := x.FuncDecls()
 	for _, fn := range order {
 		k, ok := x.summary(fn)
 		if !ok {
@@ -119,9 +119,10 @@ func (x *Extractor) flowFacts() *flow {
 	return x.flow
 }
 
-// funcDecls returns the declarations of the package's functions with a
-// body, by function and in source order, indexed on first use.
-func (x *Extractor) funcDecls() (map[*types.Func]*ast.FuncDecl, []*types.Func) {
+// FuncDecls returns the declarations of the package's functions with a
+// body, by function and in source order, indexed on first use and shared:
+// callers only read them.
+func (x *Extractor) FuncDecls() (map[*types.Func]*ast.FuncDecl, []*types.Func) {
 	x.declsOnce.Do(func() {
 		x.decls = map[*types.Func]*ast.FuncDecl{}
 		for _, f := range x.files {
@@ -629,7 +630,7 @@ func (x *Extractor) summaryDepth(fn *types.Func, depth int) (slot.Key, bool) {
 	if s, ok := x.sums[fn]; ok {
 		return s.key, s.ok && !s.pending
 	}
-	decls, _ := x.funcDecls()
+	decls, _ := x.FuncDecls()
 	fd := decls[fn]
 	sig, _ := fn.Type().(*types.Signature)
 	if fd == nil || sig == nil || sig.Results().Len() != 1 || !astutil.IsString(sig.Results().At(0).Type()) || depth > maxDepth {

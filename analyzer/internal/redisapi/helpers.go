@@ -85,24 +85,12 @@ type helperSum struct {
 const maxHelperDepth = 8
 
 func summarizeHelpers(pass *analysis.Pass, x *keyexpr.Extractor, res *Result) {
-	h := &helpers{pass: pass, x: x, decls: map[*types.Func]*ast.FuncDecl{},
+	decls, order := x.FuncDecls()
+	h := &helpers{pass: pass, x: x, decls: decls,
 		sent: map[*ast.CallExpr]*Call{}, sums: map[*types.Func]*helperSum{}}
 	for _, c := range res.Calls {
 		if c.On != nil && c.Tx == nil {
 			h.sent[c.Node] = c
-		}
-	}
-	var order []*types.Func
-	for _, f := range pass.Files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
-			if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-				h.decls[fn] = fd
-				order = append(order, fn)
-			}
 		}
 	}
 	for _, fn := range order {
