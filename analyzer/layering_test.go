@@ -16,7 +16,7 @@ import (
 
 // A layeringRule is a contract of the analyzer's layout that this test
 // holds, rather than review: which package may know what. Each rule sees
-// every non-test package under analyzer/ its applies accepts, parsed and
+// every non-test package under analyzer/ that applies accepts, parsed and
 // type-checked, and returns one message per violation.
 type layeringRule struct {
 	name string
