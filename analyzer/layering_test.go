@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // A layeringRule is a contract of the analyzer's layout that this test
@@ -159,7 +160,7 @@ func holeIDsOpaque(pkg *packages.Package) []violation {
 					out = append(out, violation{n, "type assertion on a hole ID"})
 				}
 			case *ast.CallExpr:
-				if fn, ok := typeCallee(info, n); ok && fn.Pkg() != nil && fn.Pkg().Path() == slotPkg && fn.Name() == "HoleKey" {
+				if fn, ok := typeutil.Callee(info, n).(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == slotPkg && fn.Name() == "HoleKey" {
 					out = append(out, violation{n, "a hole built outside keyexpr"})
 				}
 				sig, ok := types.Unalias(info.TypeOf(n.Fun)).Underlying().(*types.Signature)
@@ -246,21 +247,6 @@ func isHoleIDType(t types.Type) bool {
 	}
 	p := n.Obj().Pkg().Path()
 	return p == slotPkg || p == keyexprPkg
-}
-
-// typeCallee is the function or method a call names, if any.
-func typeCallee(info *types.Info, call *ast.CallExpr) (*types.Func, bool) {
-	var id *ast.Ident
-	switch fun := ast.Unparen(call.Fun).(type) {
-	case *ast.Ident:
-		id = fun
-	case *ast.SelectorExpr:
-		id = fun.Sel
-	default:
-		return nil, false
-	}
-	fn, ok := info.Uses[id].(*types.Func)
-	return fn, ok
 }
 
 // badPackage type-checks a package holding one function with body, which
