@@ -268,7 +268,8 @@ func StartCluster(t testing.TB, args ...string) *PrivateCluster {
 }
 
 // ready tells whether every node reports cluster_state:ok and knows every
-// master, so a cluster client's first CLUSTER SLOTS sees the whole map.
+// master and every slot's owner, so a cluster client's first CLUSTER SLOTS
+// sees the whole map.
 func (c *PrivateCluster) ready(ctx context.Context, clients []*redis.Client) bool {
 	for _, cl := range clients {
 		info, err := cl.ClusterInfo(ctx).Result()
@@ -280,6 +281,17 @@ func (c *PrivateCluster) ready(ctx context.Context, clients []*redis.Client) boo
 		}
 		shards, err := cl.ClusterShards(ctx).Result()
 		if err != nil || len(shards) != len(clients) {
+			return false
+		}
+		// With --cluster-require-full-coverage no a node is ok before it
+		// has learnt who serves the other slots.
+		served := int64(0)
+		for _, sh := range shards {
+			for _, r := range sh.Slots {
+				served += r.End - r.Start + 1
+			}
+		}
+		if served != 16384 {
 			return false
 		}
 	}
