@@ -217,8 +217,8 @@ func TestClusterSample(t *testing.T) {
 			t.Errorf("leaderboard's hot spot: %+v", lb.Hot)
 		}
 		for _, name := range []string{"cart", "session", "order-lock"} {
-			if f := family(r, name); f.Hot != nil || f.Slots < 1000 || len(f.Masters) != 3 {
-				t.Errorf("%s: hot %v, %d slots, %d masters", name, f.Hot, f.Slots, len(f.Masters))
+			if f := family(r, name); f.Hot != nil || f.Slots < 1000 || len(f.Nodes) != 3 {
+				t.Errorf("%s: hot %v, %d slots, %d masters", name, f.Hot, f.Slots, len(f.Nodes))
 			}
 		}
 		if cart := family(r, "cart"); math.Abs(cart.TTLShare-0.5) > 0.05 {
@@ -377,7 +377,7 @@ func TestDeadMaster(t *testing.T) {
 		// The other two masters hold about two thirds of each family.
 		for _, name := range []string{"cart", "session"} {
 			f := family(r, name)
-			if f == nil || f.Seen < 1500 || f.Seen > 2500 || len(f.Masters) != 2 {
+			if f == nil || f.Seen < 1500 || f.Seen > 2500 || len(f.Nodes) != 2 {
 				t.Errorf("%s on the live masters: %+v", name, f)
 			}
 		}

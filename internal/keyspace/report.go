@@ -16,26 +16,26 @@ type Report struct {
 	// Replicas: the nodes scanned are replicas.
 	Replicas bool `json:"replicas"`
 	// BudgetKeys is the key budget; Sampled the keys taken into the sample.
-	BudgetKeys int `json:"budget_keys"`
+	BudgetKeys int `json:"budgetKeys"`
 	Sampled    int `json:"sampled"`
 	// Vanished counts sampled keys deleted (or expired) before TYPE saw
 	// them; they count in Sampled and in no family.
 	Vanished int `json:"vanished"`
 	// EstimatedKeys is the sum of DBSIZE of the nodes that were sampled.
-	EstimatedKeys int64 `json:"estimated_keys"`
+	EstimatedKeys int64 `json:"estimatedKeys"`
 	// EstimatedMemory is the sum of the families' and prefixes' memory
 	// estimates, in bytes.
-	EstimatedMemory int64 `json:"estimated_memory_bytes"`
+	EstimatedMemory int64 `json:"estimatedMemoryBytes"`
 	// HotShare is the threshold of Family.Hot.
-	HotShare  float64        `json:"hot_share_threshold"`
+	HotShare  float64        `json:"hotShareThreshold"`
 	Nodes     []NodeReport   `json:"nodes"`
-	Families  []FamilyReport `json:"families"`
+	Families  []FamilyReport `json:"families,omitempty"`
 	Unmatched []PrefixReport `json:"unmatched"`
 	Errors    []NodeError    `json:"errors"`
 	// Partial: some node failed, or the time budget or an interrupt ended
 	// the scan; PartialReasons say which.
 	Partial        bool     `json:"partial"`
-	PartialReasons []string `json:"partial_reasons"`
+	PartialReasons []string `json:"partialReasons"`
 	// Warnings are caveats about the estimates.
 	Warnings []string `json:"warnings"`
 }
@@ -47,7 +47,7 @@ type NodeReport struct {
 	Master  string      `json:"master,omitempty"`
 	Slots   []SlotRange `json:"slots,omitempty"`
 	Version string      `json:"version"`
-	DBSize  int64       `json:"dbsize"`
+	DBSize  int64       `json:"dbSize"`
 	Budget  int         `json:"budget"`
 	Sampled int         `json:"sampled"`
 	// Complete: the scan went round the whole keyspace of the node within
@@ -85,30 +85,30 @@ type FamilyReport struct {
 	Estimated int64 `json:"estimated"`
 	// KeyShare and MemoryShare are the family's shares of the estimated
 	// keys and memory of the sampled nodes.
-	KeyShare float64 `json:"key_share"`
+	KeyShare float64 `json:"keyShare"`
 	// MemoryBytes is the mean MEMORY USAGE of MemorySampled keys times
 	// Estimated.
-	MemoryBytes   int64   `json:"memory_bytes"`
-	MemorySampled int     `json:"memory_sampled"`
-	MemoryShare   float64 `json:"memory_share"`
+	MemoryBytes   int64   `json:"memoryBytes"`
+	MemorySampled int     `json:"memorySampled"`
+	MemoryShare   float64 `json:"memoryShare"`
 	// TTLShare is the share of sampled keys with a time to live.
-	TTLShare float64 `json:"ttl_share"`
+	TTLShare float64 `json:"ttlShare"`
 	// Types counts the sampled keys by Redis type.
 	Types map[string]int `json:"types"`
 	// Slots is the number of distinct slots among the sampled keys;
 	// TopSlot the slot holding most of them, TopSlotShare their share.
 	Slots        int     `json:"slots"`
-	TopSlot      int     `json:"top_slot"`
-	TopSlotShare float64 `json:"top_slot_share"`
-	// Masters spreads the sampled keys over the scanned nodes.
-	Masters []MasterShare `json:"masters"`
+	TopSlot      int     `json:"topSlot"`
+	TopSlotShare float64 `json:"topSlotShare"`
+	// Nodes spreads the sampled keys over the scanned nodes.
+	Nodes []NodeShare `json:"nodes"`
 	// Hot is set when the family's keys lie in one slot or on one shard and
 	// it holds at least the hot share of the keys or the memory.
 	Hot *HotSpot `json:"hot,omitempty"`
 }
 
-// MasterShare is a family's keys on one node.
-type MasterShare struct {
+// NodeShare is a family's keys on one scanned node.
+type NodeShare struct {
 	Addr      string `json:"addr"`
 	Seen      int    `json:"seen"`
 	Estimated int64  `json:"estimated"`
@@ -121,8 +121,8 @@ type HotSpot struct {
 	Scope       string  `json:"scope"`
 	Slot        int     `json:"slot"`
 	Addr        string  `json:"addr"`
-	KeyShare    float64 `json:"key_share"`
-	MemoryShare float64 `json:"memory_share"`
+	KeyShare    float64 `json:"keyShare"`
+	MemoryShare float64 `json:"memoryShare"`
 	Threshold   float64 `json:"threshold"`
 }
 
@@ -150,7 +150,7 @@ type groupTotals struct {
 	memSum          int64
 	slots           map[int]int
 	types           map[string]int
-	perNode         []MasterShare
+	perNode         []NodeShare
 	example         string
 }
 
@@ -199,7 +199,7 @@ func (s *sampler) report(topo *topology) *Report {
 			for ty, c := range a.types {
 				t.types[ty] += c
 			}
-			t.perNode = append(t.perNode, MasterShare{Addr: n.addr, Seen: a.seen, Estimated: int64(math.Round(est))})
+			t.perNode = append(t.perNode, NodeShare{Addr: n.addr, Seen: a.seen, Estimated: int64(math.Round(est))})
 			t.example = min(t.example, a.example)
 		}
 	}
@@ -239,9 +239,9 @@ func (s *sampler) fill(r *Report, totals map[groupKey]*groupTotals) {
 			MemoryBytes: mem[g], MemorySampled: t.memN,
 			MemoryShare: share(float64(mem[g]), float64(r.EstimatedMemory)),
 			TTLShare:    share(float64(t.ttl), float64(t.seen)),
-			Types:       t.types, Slots: len(t.slots), Masters: t.perNode,
+			Types:       t.types, Slots: len(t.slots), Nodes: t.perNode,
 		}
-		slices.SortFunc(f.Masters, func(a, b MasterShare) int { return strings.Compare(a.Addr, b.Addr) })
+		slices.SortFunc(f.Nodes, func(a, b NodeShare) int { return strings.Compare(a.Addr, b.Addr) })
 		for sl, c := range t.slots {
 			if c > t.slots[f.TopSlot] || c == t.slots[f.TopSlot] && sl < f.TopSlot {
 				f.TopSlot = sl
@@ -271,7 +271,7 @@ func (s *sampler) hot(r *Report, f *FamilyReport) *HotSpot {
 	if len(r.Nodes) < 2 {
 		return nil
 	}
-	for _, m := range f.Masters {
+	for _, m := range f.Nodes {
 		if float64(m.Seen) >= concentrated*float64(f.Seen) {
 			h.Scope, h.Slot, h.Addr = "shard", -1, m.Addr
 			return h

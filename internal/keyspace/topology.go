@@ -339,3 +339,10 @@ func call[T any](ctx context.Context, timeout time.Duration, f func(context.Cont
 	defer cancel()
 	return f(ctx)
 }
+
+// CheckSeed reports whether seed is an address Run accepts: a redis:// or
+// rediss:// URL, or host:port.
+func CheckSeed(seed string) error {
+	_, err := parseSeed(seed)
+	return err
+}
