@@ -490,3 +490,48 @@ func TestShardsAgreeWithNodes(t *testing.T) {
 		t.Errorf("CLUSTER SHARDS: %+v\nCLUSTER NODES: %+v", fromShards, fromNodes)
 	}
 }
+
+// TestStandalone samples the shared standalone server, whose other keys
+// belong to other packages' tests: the test's own family, written before
+// the scan and kept until after it, is seen whole by a scan that goes
+// round (SCAN returns every key present throughout), and a small budget
+// is kept whatever else the server holds.
+func TestStandalone(t *testing.T) {
+	c := redistest.Standalone(t)
+	ctx := context.Background()
+	pfx := redistest.Prefix(t)
+	const n = 500
+	var keys []string
+	_, err := c.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for i := range n {
+			k := pfx + "item:" + strconv.Itoa(i)
+			keys = append(keys, k)
+			p.Set(ctx, k, i, time.Hour)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Del(context.Background(), keys...) })
+	m := NewMatcher([]Pattern{{"item", key(pfx+"item:", "<n>")}})
+	seed := redistest.StandaloneAddr(t)
+
+	r, err := Run(ctx, Options{Seeds: []string{seed}, BudgetKeys: 10_000_000}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := family(r, "item")
+	if r.Cluster || len(r.Nodes) != 1 || !r.Nodes[0].Complete || f == nil || f.Seen != n || f.TTLShare != 1 {
+		t.Errorf("full scan: cluster %v, nodes %+v, item %+v", r.Cluster, r.Nodes, f)
+	}
+
+	counter := newKeyCounter()
+	r, err = Run(ctx, Options{Seeds: []string{"redis://" + seed}, BudgetKeys: 50, Count: 20, Hooks: []redis.Hook{counter}}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Sampled > 50 || len(counter.inspected) > 50 {
+		t.Errorf("budget 50: sampled %d, inspected %d keys", r.Sampled, len(counter.inspected))
+	}
+}
