@@ -288,6 +288,25 @@ func TestClusterSample(t *testing.T) {
 		}
 	})
 
+	t.Run("progress", func(t *testing.T) {
+		counter := newKeyCounter()
+		counter.onScan = func(int) { time.Sleep(5 * time.Millisecond) }
+		var out strings.Builder
+		r, err := Run(ctx, Options{Seeds: cl.Addrs(), BudgetKeys: 3000, Count: 50, Hooks: []redis.Hook{counter},
+			Progress: &out, ProgressEvery: 20 * time.Millisecond}, shopFamilies())
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+		// About 60 SCAN calls of 5 ms on three nodes at once: 100 ms or more.
+		if len(lines) < 2 || !strings.HasPrefix(lines[0], "slotlint keys: ") || !strings.Contains(lines[0], " of 3000 keys sampled, ") {
+			t.Errorf("progress lines %q", lines)
+		}
+		if r.Sampled != 3000 {
+			t.Errorf("sampled %d", r.Sampled)
+		}
+	})
+
 	t.Run("interrupt", func(t *testing.T) {
 		ictx, cancel := context.WithCancel(ctx)
 		defer cancel()
