@@ -456,7 +456,8 @@ func TestDeadMaster(t *testing.T) {
 // TestReplica: with the replica option a master is refused and a replica
 // is scanned.
 func TestReplica(t *testing.T) {
-	master := redistest.StartServer(t)
+	// A full sync waits 5 s for more replicas unless told not to.
+	master := redistest.StartServer(t, "--repl-diskless-sync-delay", "0")
 	_, port, _ := net.SplitHostPort(master.Addr)
 	replica := redistest.StartServer(t, "--replicaof", "127.0.0.1", port)
 	d := distribution{session: 500, legacy: 100}
@@ -552,5 +553,71 @@ func TestStandalone(t *testing.T) {
 	}
 	if r.Sampled > 50 || len(counter.inspected) > 50 {
 		t.Errorf("budget 50: sampled %d, inspected %d keys", r.Sampled, len(counter.inspected))
+	}
+}
+
+// TestClusterReplicas: with the replica option each shard is scanned on a
+// replica, never on its master, and a shard without a replica is named
+// with its slots and left out.
+func TestClusterReplicas(t *testing.T) {
+	cl := redistest.StartCluster(t, "--cluster-require-full-coverage", "no")
+	d := distribution{cart: 3000}
+	fill(t, cl.Client(t, nil), d)
+	ctx := context.Background()
+	rep := redistest.StartServer(t, "--cluster-enabled", "yes",
+		"--cluster-config-file", fmt.Sprintf("nodes-replica-%d.conf", time.Now().UnixNano()))
+	rc := rep.Client(t)
+	m0 := cl.Masters[0].Client(t)
+	// A full sync waits 5 s for more replicas unless told not to.
+	cl.Masters[0].ConfigSet(t, "repl-diskless-sync-delay", "0")
+	id, err := m0.Do(ctx, "CLUSTER", "MYID").Text()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rc.ClusterMeet(ctx, "127.0.0.1", strconv.Itoa(cl.Masters[0].Port)).Err(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	wait := func(what string, ok func() bool) {
+		for !ok() {
+			if time.Now().After(deadline) {
+				t.Fatalf("the replica did not join: %s", what)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	// REPLICATE fails until the handshake has made the master known, and
+	// starts the replication over each time it succeeds: it is sent once.
+	wait("CLUSTER REPLICATE", func() bool { return rc.Do(ctx, "CLUSTER", "REPLICATE", id).Err() == nil })
+	wait("in sync, and online in CLUSTER SHARDS", func() bool {
+		info, _ := rc.Info(ctx, "replication").Result()
+		shards, _ := clusterShards(ctx, m0, false)
+		return strings.Contains(info, "master_link_status:up") && len(shards) == 3 &&
+			len(shards[0].replicas) == 1 && shards[0].replicas[0].online
+	})
+	before := commandStats(t, cl)
+	r, err := Run(ctx, Options{Seeds: cl.Addrs(), Replicas: true}, shopFamilies())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Nodes) != 1 || r.Nodes[0].Addr != rep.Addr || r.Nodes[0].Master != cl.Masters[0].Addr || !r.Nodes[0].Complete {
+		t.Errorf("nodes %+v, want the replica %s of %s", r.Nodes, rep.Addr, cl.Masters[0].Addr)
+	}
+	if len(r.Errors) != 2 || !strings.Contains(r.Errors[0].Error(), "slots 5461-10921") || !strings.Contains(r.Errors[0].Error(), "no online replica") {
+		t.Errorf("errors %v, want the two shards without a replica", r.Errors)
+	}
+	// The replica holds the first master's share of the carts, exactly.
+	truth, err := m0.Do(ctx, "DBSIZE").Int64()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := family(r, "cart"); f == nil || f.Seen != int(truth) {
+		t.Errorf("cart on the replica: %+v, want %d", f, truth)
+	}
+	after := commandStats(t, cl)
+	for _, cmd := range []string{"scan", "type", "pttl", "memory|usage"} {
+		if after[cmd] != before[cmd] {
+			t.Errorf("a master received %s with the replica option", cmd)
+		}
 	}
 }
