@@ -4,16 +4,15 @@ import (
 	"path/filepath"
 	"testing"
 
-	"golang.org/x/tools/go/analysis/analysistest"
-
 	"github.com/slotlint/slotlint/analyzer/crossslot"
+	"github.com/slotlint/slotlint/internal/suitetest"
 )
 
 func TestCrossSlot(t *testing.T) {
-	analysistest.Run(t, filepath.Join("..", "testdata"), crossslot.Analyzer, "./crossslot")
+	suitetest.Wants(t, filepath.Join("..", "testdata"), crossslot.Analyzer, "./crossslot")
 }
 
 // TestSuggestedFix checks the {} wrapping against the golden file.
 func TestSuggestedFix(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, filepath.Join("..", "testdata"), crossslot.Analyzer, "./fix")
+	suitetest.WantsFixes(t, filepath.Join("..", "testdata"), crossslot.Analyzer, "./fix")
 }

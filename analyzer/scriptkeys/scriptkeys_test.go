@@ -4,11 +4,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"golang.org/x/tools/go/analysis/analysistest"
-
 	"github.com/slotlint/slotlint/analyzer/scriptkeys"
+	"github.com/slotlint/slotlint/internal/suitetest"
 )
 
 func TestScriptkeys(t *testing.T) {
-	analysistest.Run(t, filepath.Join("..", "testdata"), scriptkeys.Analyzer, "./scriptkeys")
+	suitetest.Wants(t, filepath.Join("..", "testdata"), scriptkeys.Analyzer, "./scriptkeys")
 }
