@@ -1,12 +1,9 @@
 package luascript_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/slotlint/slotlint/analyzer/luascript"
 	"github.com/slotlint/slotlint/internal/suitetest"
@@ -51,16 +48,6 @@ func TestCategories(t *testing.T) {
 // reads is one finding, and gathering it stops at the limit however often
 // a constant is repeated.
 func TestOversizedScript(t *testing.T) {
-	dir := t.TempDir()
-	for _, name := range []string{"go.mod", "go.sum"} {
-		b, err := os.ReadFile(filepath.Join("..", "testdata", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	// 64 times a 1 MiB constant: 64 MiB if it were all gathered.
 	expr := strings.TrimSuffix(strings.Repeat("pad + ", 64), " + ")
 	src := `package big
@@ -77,13 +64,18 @@ var s = redis.NewScript(` + expr + `) // want "^script cannot be checked: its te
 
 func f(rdb *redis.Client) { s.Run(context.Background(), rdb, []string{"k"}) }
 `
-	if err := os.MkdirAll(filepath.Join(dir, "big"), 0o755); err != nil {
+	// The package exists only in the overlay: a directory of the test
+	// module that holds no file on disk.
+	dir, err := filepath.Abs(filepath.Join("..", "testdata"))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "big", "big.go"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	analysistest.Run(t, dir, luascript.Analyzer, "./big")
+	prog := suitetest.Load(t, suitetest.Config{
+		Dir:      dir,
+		Patterns: []string{"./big"},
+		Overlay:  map[string][]byte{filepath.Join(dir, "big", "big.go"): []byte(src)},
+	})
+	suitetest.Run(t, prog, luascript.Analyzer).CheckWants(t, luascript.Analyzer, "./big")
 }
 
 // TestImportedScripts: scripts held in another package's exported
