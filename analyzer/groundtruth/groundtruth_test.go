@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/tools/go/packages"
-
 	"github.com/slotlint/slotlint/analyzer"
 	"github.com/slotlint/slotlint/internal/redistest"
 	"github.com/slotlint/slotlint/internal/suitetest"
@@ -120,7 +118,7 @@ func isCrossSlot(err error) bool {
 func TestClusterMatchesLabels(t *testing.T) {
 	node := redistest.ClusterNode(t)
 	cluster := redistest.Cluster(t)
-	_, label := analyzeLabelsOnly(t)
+	label := caseLabels(t)
 	prefix := redistest.Prefix(t)
 	ctx := context.Background()
 	var inputs []string
@@ -160,20 +158,11 @@ func TestClusterMatchesLabels(t *testing.T) {
 	}
 }
 
-// analyzeLabelsOnly reads the labels without running the analyzers.
-func analyzeLabelsOnly(t *testing.T) (map[string][]string, map[string]string) {
+// caseLabels reads the labels of the test variant of this package, from
+// the load the analyzer tests share.
+func caseLabels(t *testing.T) map[string]string {
 	t.Helper()
-	fset := token.NewFileSet()
-	cfg := &packages.Config{Mode: packages.NeedSyntax | packages.NeedFiles | packages.NeedName, Tests: true, Dir: ".", Fset: fset}
-	pkgs, err := packages.Load(cfg, ".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range pkgs {
-		if strings.HasSuffix(p.ID, ".test]") {
-			return nil, labels(t, p.Syntax, fset)
-		}
-	}
-	t.Fatal("no test variant")
-	return nil, nil
+	prog := suitetest.Load(t, suitetest.Config{Dir: ".", Patterns: []string{"."}, Tests: true})
+	test := prog.Package(t, ".", "test")
+	return labels(t, test.Syntax, test.Fset)
 }
