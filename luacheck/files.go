@@ -111,6 +111,8 @@ type cachedFile struct {
 	err error
 }
 
+var scratchPool = sync.Pool{New: func() any { return new([]byte) }}
+
 func (c *fileCache) read(path string) ([]byte, error) {
 	if c == nil {
 		return readLimited(path, DefaultMaxBytes, nil)
@@ -122,9 +124,15 @@ func (c *fileCache) read(path string) ([]byte, error) {
 		return f.src, f.err
 	}
 	// Two workers may read the same file at once: both get the same text.
-	src, err := readLimited(path, DefaultMaxBytes, nil)
-	// The read buffer is at least 16 KiB; keep only the text.
-	src = bytes.Clone(src)
+	// The read buffer is at least 16 KiB and serves the next read; keep
+	// only the text.
+	scratch := scratchPool.Get().(*[]byte)
+	buf, err := readLimited(path, DefaultMaxBytes, *scratch)
+	if cap(buf) > cap(*scratch) {
+		*scratch = buf[:0]
+	}
+	src := bytes.Clone(buf)
+	scratchPool.Put(scratch)
 	c.mu.Lock()
 	if c.files == nil {
 		c.files = map[string]cachedFile{}
