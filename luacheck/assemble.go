@@ -26,11 +26,12 @@ import (
 const maxIncludes = 256
 
 // segment: lines from..from+n-1 of the joined script are lines
-// line..line+n-1 of file.
+// line..line+n-1 of file; off is the byte where line from starts.
 type segment struct {
 	from, n int
 	file    string
 	line    int
+	off     int
 }
 
 type assembler struct {
@@ -71,7 +72,7 @@ func (a *assembler) emit(file string, line int, text []byte) {
 			return
 		}
 	}
-	a.segs = append(a.segs, segment{from: a.lines, n: 1, file: file, line: line})
+	a.segs = append(a.segs, segment{from: a.lines, n: 1, file: file, line: line, off: a.out.Len()})
 	a.out.Write(text)
 	a.out.WriteByte('\n')
 }
@@ -255,6 +256,9 @@ func analyzeJoined(src []byte, opts Options) *Result {
 	// says the script cannot be assembled, and reporting each name it
 	// would have defined as LUA302 says the same again (namesElsewhere).
 	inner.includeMissing = len(found) > 0
+	if opts.files != nil {
+		inner.splice = &splice{segs: segs, files: opts.files}
+	}
 	res := Analyze(joined, inner)
 	for i := range res.Findings {
 		res.Findings[i].Pos = mapBack(res.Findings[i].Pos, segs)

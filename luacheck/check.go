@@ -77,6 +77,9 @@ type Options struct {
 	// (CheckFiles): BullMQ's commands include the same helpers dozens of
 	// times.
 	files *fileCache
+	// splice, when set, builds the assembled script's tokens and tree
+	// from pieces parsed once per run (splice.go).
+	splice *splice
 }
 
 // Position is a place in a script. Line and Column are 1-based; Column is 0
@@ -297,6 +300,12 @@ func (c *checker) run(src []byte) {
 		c.reportCol(1, 1, RuleSyntax, "script not checked: it is %d bytes, over the limit of %d", len(src), c.opts.MaxBytes)
 		return
 	}
+	// The pieces are numbered in the text as assembled: a byte order
+	// mark or shebang that prepare strips or blanks rules them out.
+	sp := c.opts.splice
+	if bytes.HasPrefix(src, []byte("\xEF\xBB\xBF")) || bytes.HasPrefix(src, []byte("#!")) {
+		sp = nil
+	}
 	src = c.prepare(src)
 	if !c.opts.KeysTagged && bytes.Contains(src, []byte(keysTaggedDirective)) {
 		c.opts.KeysTagged = hasKeysTaggedComment(src)
@@ -311,7 +320,20 @@ func (c *checker) run(src []byte) {
 		c.toks = tokens{}
 		tokenPool.Put(buf)
 	}()
-	toks, deep := scanTokens(src, c.opts.MaxDepth, *buf)
+	var (
+		toks    tokens
+		deep    deepAt
+		chunk   []ast.Stmt
+		spliced bool
+	)
+	if sp != nil {
+		var list []token
+		list, chunk, spliced = sp.build(src, c.opts.MaxDepth, *buf)
+		toks = tokens{src: src, list: list}
+	}
+	if !spliced {
+		toks, deep = scanTokens(src, c.opts.MaxDepth, *buf)
+	}
 	c.toks = toks
 	if deep.tooMany {
 		c.reportCol(1, 1, RuleSyntax, "script not checked: it has more than %d tokens, the checker's bound (Redis may accept it)", maxTokens)
@@ -321,7 +343,10 @@ func (c *checker) run(src []byte) {
 		c.reportAt(deep.line, "", RuleSyntax, "script not checked: nesting deeper than %d levels (Lua 5.1 refuses more than 200 syntax levels)", c.opts.MaxDepth)
 		return
 	}
-	chunk, err := parseChunk(src, c.opts.Filename)
+	var err error
+	if !spliced {
+		chunk, err = parseChunk(src, c.opts.Filename)
+	}
 	if err != nil {
 		if !c.template() {
 			c.syntaxError(err)

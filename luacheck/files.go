@@ -104,6 +104,8 @@ func dropRepeats(results []FileResult) {
 type fileCache struct {
 	mu    sync.Mutex
 	files map[string]cachedFile
+	// pieces are the parsed pieces of assembled scripts (splice.go).
+	pieces map[pieceKey]*piece
 }
 
 type cachedFile struct {
