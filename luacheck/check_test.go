@@ -1,6 +1,7 @@
 package luacheck
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"strconv"
 	"strings"
@@ -174,6 +175,15 @@ rcall('INCR', 'jobs:' .. ARGV[2])
 	}
 	if res2 := Analyze([]byte(src), Options{}); res2.Hash != res.Hash {
 		t.Error("hash differs for the same script")
+	}
+	// Check skips the hash, which only Analyze's callers read.
+	if res.Hash != sha256.Sum256([]byte(src)) {
+		t.Error("Analyze's hash is not the script's SHA-256")
+	}
+	// An assembled script's hash is the joined text's, as before.
+	inc := "--- @include \"missing\"\n" + src
+	if r := Analyze([]byte(inc), Options{Includes: true}); r.Hash == ([32]byte{}) {
+		t.Error("Analyze of an assembled script has no hash")
 	}
 }
 
