@@ -43,17 +43,7 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, tx := range res.Txs {
 		// One key per queued command stands for the command: a command
 		// whose own keys disagree is crossslot's finding.
-		keys := slotcheck.Expand(res.Keys, tx.Watched)
-		for _, call := range tx.Calls {
-			if len(call.Keys) == 0 {
-				continue
-			}
-			first := call.Keys[0]
-			if first.Loop == nil && call.Loop != nil {
-				first = keyexpr.Elem{Key: first.Key, Expr: first.Expr, Loop: call.Loop}
-			}
-			keys = append(keys, slotcheck.Expand(res.Keys, []keyexpr.Elem{first})...)
-		}
+		keys := slotcheck.Expand(res.Keys, tx.SlotKeys())
 		if len(keys) < 2 {
 			continue
 		}
