@@ -1,0 +1,155 @@
+package keymap_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/slotlint/slotlint/analyzer"
+	"github.com/slotlint/slotlint/analyzer/keymap"
+	"github.com/slotlint/slotlint/analyzer/rules"
+	"github.com/slotlint/slotlint/internal/suitetest"
+)
+
+// shopFamilies are the key families examples/shop's Go code builds,
+// written from reading it: each key of a command, a transaction or a
+// script's KEYS. Keys a script builds itself inside Lua (KEYS[1] ..
+// ':held', a key from ARGV) are not Go keys and are not here.
+var shopFamilies = []string{
+	// cart
+	"cart:{*}:items", "cart:{*}:count", "stats:items-added", "{active}:*", "cart:{*:remind",
+	// orders
+	"order:{*}:items", "order:{*}", "order:*:status", "order:*:total", "orders:placed", "orders:shipped",
+	// inventory
+	"stock:{*}", "reservable:*", "{*}:{*}:shelf", "price:{}*", "watchers:{*}", "watchers:*", "notified:{*}",
+	// lock, jobs, ratelimit
+	"lock:{*}", "jobs:{*}:pending", "jobs:{*}:running", "scheduler:leader", "rate:{*}",
+}
+
+// e2eFamilies are testdata/e2e's: the keys package's builders used by
+// app, and the literal keys. passthru's RENAME and generic's Cache.Get
+// send keys passed in whole, which name no family; tags/never.go is not
+// built.
+var e2eFamilies = []string{
+	"session:*", "tokens:*", "cart:{*}", "count:a", "count:b", "{stats}:*", "carts:deleted",
+	"q:*", "r:*", "a:*", "b:*", "{p}:*", "{p}:x", "old", "new",
+}
+
+func TestShopMap(t *testing.T) {
+	m, res := mapOf(t, "../../examples/shop")
+	checkFamilies(t, m, shopFamilies)
+	checkJointFindings(t, m, res)
+	f, _ := m.Family("cart:{*}:items")
+	if f.Tag != keymap.EntityTag || f.Pattern != "cart:{<userID>}:items" || !slices.Equal(f.Types, []string{"hash"}) {
+		t.Errorf("cart:{*}:items: tag %s, pattern %s, types %v; want entity, cart:{<userID>}:items, [hash]", f.Tag, f.Pattern, f.Types)
+	}
+	if f, _ := m.Family("{active}:*"); f.Tag != keymap.ConstantTag || f.Slot == nil || *f.Slot != 15924 {
+		t.Errorf("{active}:* is %s in slot %v, want a constant tag in slot 15924 (CLUSTER KEYSLOT {active})", f.Tag, f.Slot)
+	}
+	// The one-key families of a lock are reads and writes of a string.
+	if f, _ := m.Family("scheduler:leader"); !slices.ContainsFunc(f.Commands, func(c keymap.CommandUse) bool { return c.Name == "SETNX" && c.Access == "write" }) {
+		t.Errorf("scheduler:leader commands %v, want SETNX as a write", f.Commands)
+	}
+}
+
+func TestE2EMap(t *testing.T) {
+	m, res := mapOf(t, "../../testdata/e2e")
+	checkFamilies(t, m, e2eFamilies)
+	checkJointFindings(t, m, res)
+	// DEL of session:<id> and tokens:<id> share the hole id: the group's tag.
+	g := groupOf(t, m, "session:*")
+	if g.Tag != "{<id>}" || g.Verdict != keymap.CrossSlot {
+		t.Errorf("group of session:* has tag %q, verdict %s; want {<id>}, cross-slot", g.Tag, g.Verdict)
+	}
+	want := []keymap.Suggestion{{Family: "session:*", Pattern: "session:{<id>}"}, {Family: "tokens:*", Pattern: "tokens:{<id>}"}}
+	if !slices.Equal(g.Suggested, want) {
+		t.Errorf("suggested %v, want %v", g.Suggested, want)
+	}
+	// "{stats}:" + id can move to an entity tag; "{p}:" + id cannot
+	// without breaking the MGET that pairs it with "{p}:x".
+	moves := map[string]*keymap.Move{}
+	for _, mv := range m.Moves {
+		moves[mv.Family] = mv
+	}
+	if mv := moves["{stats}:*"]; mv == nil || mv.To != "stats:{<id>}" || mv.Blocked != nil {
+		t.Errorf("move of {stats}:* = %+v, want to stats:{<id>}, not blocked", mv)
+	}
+	if mv := moves["{p}:*"]; mv == nil || mv.Blocked == nil || mv.Blocked.What != "MGET" {
+		t.Errorf("move of {p}:* = %+v, want blocked by the MGET", mv)
+	}
+	// A RENAME of two parameters is a joint use of no family.
+	for _, j := range m.Joint {
+		if strings.HasSuffix(j.Site.File, "passthru.go") && (j.Verdict != keymap.Unknown || len(j.Families) != 0 || j.Unresolved != 2) {
+			t.Errorf("passthru RENAME: %+v, want unknown with 2 unresolved keys", j)
+		}
+	}
+}
+
+// mapOf runs the suite and the key map over a module's packages.
+func mapOf(t *testing.T, dir string) (*keymap.Map, *suitetest.Result) {
+	t.Helper()
+	prog := suitetest.Load(t, suitetest.Config{Dir: dir, Patterns: []string{"./..."}, Tests: true})
+	res := suitetest.Run(t, prog, append(analyzer.Analyzers(), keymap.Analyzer)...)
+	return keymap.FromGraph(res.Graph), res
+}
+
+func checkFamilies(t *testing.T, m *keymap.Map, want []string) {
+	t.Helper()
+	var got []string
+	for _, f := range m.Families {
+		got = append(got, f.Name)
+		if f.Sites == 0 || len(f.FirstSites) == 0 || len(f.Packages) == 0 {
+			t.Errorf("family %s has no site or package: %+v", f.Name, f)
+		}
+	}
+	want = slices.Sorted(slices.Values(want))
+	if !slices.Equal(got, want) {
+		t.Errorf("families:\n got %q\nwant %q", got, want)
+	}
+}
+
+// checkJointFindings checks that every finding of a rule on joint uses
+// (SL1001-SL1005) is on a joint use of the map, with the rule's ID, and
+// that such a use is cross-slot unless the finding only says its keys are
+// unresolved.
+func checkJointFindings(t *testing.T, m *keymap.Map, res *suitetest.Result) {
+	t.Helper()
+	n := 0
+	for _, f := range res.Findings {
+		if !keymap.IsJointRule(f.Category) {
+			continue
+		}
+		n++
+		found := false
+		for _, j := range m.Joint {
+			if !slices.Contains(j.Rules, f.Category) {
+				continue
+			}
+			for _, jf := range j.Findings {
+				if jf.Rule == f.Category && jf.Site.File == f.Posn.Filename && jf.Site.Line == f.Posn.Line && jf.Site.Col == f.Posn.Column {
+					found = true
+					if f.Category != rules.UnresolvedKeys && j.Verdict != keymap.CrossSlot {
+						t.Errorf("%s: %s on a joint use judged %s", f.Posn, f.Category, j.Verdict)
+					}
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: %s %s is on no joint use of the map", f.Posn, f.Category, f.Message)
+		}
+	}
+	if n == 0 {
+		t.Error("no finding of a joint-use rule: the check checked nothing")
+	}
+}
+
+func groupOf(t *testing.T, m *keymap.Map, family string) *keymap.Group {
+	t.Helper()
+	for _, g := range m.Groups {
+		if slices.Contains(g.Families, family) {
+			return g
+		}
+	}
+	t.Fatalf("no group holds %s", family)
+	return nil
+}
