@@ -202,6 +202,7 @@ func (c *collector) tx(tx *redisapi.Tx) {
 // judge sets the use's families and verdict from slotcheck.Relate, the
 // relation the rules report from.
 func (c *collector) judge(j *JointUse, what string, keys []slotcheck.Key, complete bool) {
+	j.Families = []string{}
 	seen := map[string]bool{}
 	var named []slotcheck.Key
 	var names []string
