@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -19,6 +20,9 @@ func spliceFiles(t *testing.T) (dir string, cmds []string) {
 		"includes/loop.lua": "local function drain(k)\n  local items = rcall('SMEMBERS', k)\n" +
 			"  for _, id in ipairs(items) do\n    rcall('DEL', id)\n  end\nend\n",
 		"includes/ret.lua": "local x = 1\nreturn x\n",
+		// Bad helpers: the joined text's scan and parse report them.
+		"includes/deep.lua":   "local t = " + strings.Repeat("{", 300) + strings.Repeat("}", 300) + "\n",
+		"includes/broken.lua": "local function broken(\n  return 1\nend\n",
 		// Spliced: helpers between statements, one of them twice.
 		"cmdA-2.lua": "local rcall = redis.call\n--- @include \"includes/getKey\"\n--- @include \"includes/loop\"\n" +
 			"--- @include \"includes/suffix\"\nlocal k = getKey(KEYS[1], ARGV[1])\ndrain(k)\nreturn rcall('GET', k)\n",
@@ -36,6 +40,10 @@ func spliceFiles(t *testing.T) (dir string, cmds []string) {
 		// as LF and spliced.)
 		"cmdF-1.lua": "local rcall = redis.call\r\n--- @include \"includes/loop\"\r\ndrain(KEYS[1]) local y = 1\rreturn y\n",
 		"cmdH-1.lua": "local rcall = redis.call\r\n--- @include \"includes/loop\"\r\ndrain(KEYS[1])\r\n",
+		// Not spliced: a helper nested deeper than the checker's bound,
+		// and one that does not parse.
+		"cmdI-1.lua": "--- @include \"includes/deep\"\nreturn redis.call('GET', KEYS[1])\n",
+		"cmdJ-1.lua": "--- @include \"includes/broken\"\nreturn redis.call('GET', KEYS[1])\n",
 		// Not spliced: a shebang.
 		"cmdG-1.lua": "#!lua flags=no-writes\n--- @include \"includes/suffix\"\nreturn suffix(KEYS[1])\n",
 	}
@@ -48,7 +56,7 @@ func spliceFiles(t *testing.T) (dir string, cmds []string) {
 			t.Fatal(err)
 		}
 	}
-	for _, c := range []string{"cmdA-2", "cmdB-1", "cmdC-1", "cmdD-1", "cmdE-1", "cmdF-1", "cmdG-1", "cmdH-1"} {
+	for _, c := range []string{"cmdA-2", "cmdB-1", "cmdC-1", "cmdD-1", "cmdE-1", "cmdF-1", "cmdG-1", "cmdH-1", "cmdI-1", "cmdJ-1"} {
 		cmds = append(cmds, filepath.Join(dir, c+".lua"))
 	}
 	return dir, cmds
@@ -118,6 +126,19 @@ func TestSpliceSameFindings(t *testing.T) {
 	}
 	if inHelper == 0 {
 		t.Fatal("no finding inside a helper: the case tests nothing")
+	}
+	// The bad helpers are reported where they are, as the joined parse
+	// reports them.
+	for _, helper := range []string{"deep.lua", "broken.lua"} {
+		found := false
+		for _, r := range want {
+			for _, f := range r.Findings {
+				found = found || (f.Rule == RuleSyntax && filepath.Base(f.Pos.File) == helper)
+			}
+		}
+		if !found {
+			t.Errorf("no LUA001 finding in %s", helper)
+		}
 	}
 	for _, workers := range []int{1, 3} {
 		got := CheckFiles(cmds, workers, func(string, []byte) Options { return Options{Includes: true} })
