@@ -2,7 +2,6 @@ package keysout
 
 import (
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
@@ -28,13 +27,7 @@ var pageTemplate = template.Must(template.New("keys").Funcs(template.FuncMap{
 	"dash":    dash,
 	"cmds":    commands,
 	"what":    what,
-	"live": func(v any) string {
-		b, err := json.Marshal(v)
-		if err != nil {
-			return fmt.Sprint(v)
-		}
-		return string(b)
-	},
+	"live":    liveSummary,
 }).Parse(page))
 
 // htmlNode is a placed family with what the page shows of it: the box's

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"regexp"
 	"slices"
@@ -271,5 +272,48 @@ func TestLayoutNoOverlap(t *testing.T) {
 				t.Errorf("%s and %s overlap", a.family.Name, b.family.Name)
 			}
 		}
+	}
+}
+
+// liveFamily and liveMap stand for what live sampling adds.
+type liveFamily struct{ Seen int }
+
+func (l liveFamily) Summary() string { return fmt.Sprintf("%d keys seen", l.Seen) }
+
+type liveMap struct{}
+
+func (liveMap) WriteText(w io.Writer) error {
+	_, err := io.WriteString(w, "sampled 120 keys\n")
+	return err
+}
+
+// TestLiveSections: a family's live section shows in the text table's
+// LIVE column and the page's live column, by its Summary or else as JSON,
+// and the map's live section follows the text tables.
+func TestLiveSections(t *testing.T) {
+	m := sample()
+	m.Families[0].Live = liveFamily{Seen: 42}
+	m.Families[1].Live = map[string]int{"seen": 7}
+	m.Live = liveMap{}
+	var b bytes.Buffer
+	if err := Text(&b, m); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"FIRST SITE       LIVE\n", "app/app.go:10:2  42 keys seen\n", `app/app.go:10:2  {"seen":7}` + "\n", "app/app.go:10:2  -\n", "\nsampled 120 keys\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text lacks %q:\n%s", want, out)
+		}
+	}
+	b.Reset()
+	if err := HTML(&b, m); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "<th>live</th>") || !strings.Contains(b.String(), `<td class="mono">42 keys seen</td>`) {
+		t.Error("the page has no live column with the family's summary")
+	}
+	b.Reset()
+	if err := Text(&b, sample()); err != nil || strings.Contains(b.String(), "LIVE") {
+		t.Errorf("a static map has a LIVE column:\n%s", b.String())
 	}
 }

@@ -2,6 +2,7 @@ package keysout
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -20,15 +21,24 @@ func Text(w io.Writer, m *keymap.Map) error {
 		len(m.Packages), plural(len(m.Packages), "package", "packages"))
 	if len(m.Families) > 0 {
 		fmt.Fprintln(out)
+		live := hasLive(m)
 		tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "FAMILY\tTAG\tSLOT\tTYPES\tCOMMANDS\tSITES\tFIRST SITE")
+		head := "FAMILY\tTAG\tSLOT\tTYPES\tCOMMANDS\tSITES\tFIRST SITE"
+		if live {
+			head += "\tLIVE"
+		}
+		fmt.Fprintln(tw, head)
 		for _, f := range m.Families {
 			first := ""
 			if len(f.FirstSites) > 0 {
 				first = f.FirstSites[0].String()
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", f.Pattern, f.Tag, slotText(f.Slot), dash(strings.Join(f.Types, ",")),
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s", f.Pattern, f.Tag, slotText(f.Slot), dash(strings.Join(f.Types, ",")),
 				commands(f), f.Sites, first)
+			if live {
+				fmt.Fprintf(tw, "\t%s", dash(liveSummary(f.Live)))
+			}
+			fmt.Fprintln(tw)
 		}
 		tw.Flush()
 	}
@@ -70,7 +80,50 @@ func Text(w io.Writer, m *keymap.Map) error {
 			fmt.Fprintln(out)
 		}
 	}
+	if t, ok := m.Live.(TextWriter); ok {
+		fmt.Fprintln(out)
+		if err := t.WriteText(out); err != nil {
+			return err
+		}
+	}
 	return out.Flush()
+}
+
+// Summarizer is what a family's live section implements to show in the
+// text table's LIVE column and the page's live column: one short line.
+type Summarizer interface {
+	Summary() string
+}
+
+// TextWriter is what the map's live section implements to follow the text
+// tables with its own.
+type TextWriter interface {
+	WriteText(w io.Writer) error
+}
+
+func hasLive(m *keymap.Map) bool {
+	for _, f := range m.Families {
+		if f.Live != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// liveSummary is a family's live section in one line: its Summary, or its
+// JSON.
+func liveSummary(v any) string {
+	if v == nil {
+		return ""
+	}
+	if s, ok := v.(Summarizer); ok {
+		return s.Summary()
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }
 
 func commands(f *keymap.Family) string {
