@@ -374,6 +374,7 @@ func suggest(m *Map, g *Group, uses []*JointUse) {
 	idx := map[string]int{}
 	for _, j := range uses {
 		if j.commonLabel == "" {
+			fixedTag(m, g)
 			return
 		}
 		if g.Tag == "" {
@@ -452,6 +453,40 @@ func (m *Map) RelativeTo(dir string) {
 	for _, mv := range m.Moves {
 		if mv.Blocked != nil {
 			rel(&mv.Blocked.Site)
+		}
+	}
+}
+
+// fixedTag proposes, for a group of keys with no holes (counters, leader
+// keys used together), the tag of their common prefix: "count:a" and
+// "count:b" become "{count}:a" and "{count}:b", one slot for both. Keys
+// with nothing in common before a ':' get no proposal.
+func fixedTag(m *Map, g *Group) {
+	var texts []string
+	for _, name := range g.Families {
+		f, ok := m.Family(name)
+		if !ok || f.Key.HasHoles() {
+			return
+		}
+		texts = append(texts, strings.NewReplacer("{", "", "}", "").Replace(name))
+	}
+	prefix := texts[0]
+	for _, t := range texts[1:] {
+		n := 0
+		for n < len(prefix) && n < len(t) && prefix[n] == t[n] {
+			n++
+		}
+		prefix = prefix[:n]
+	}
+	end := strings.LastIndexByte(prefix, ':')
+	if end <= 0 {
+		return
+	}
+	tag := prefix[:end]
+	g.Tag = "{" + tag + "}"
+	for i, name := range g.Families {
+		if p := g.Tag + texts[i][end:]; p != name {
+			g.Suggested = append(g.Suggested, Suggestion{Family: name, Pattern: p})
 		}
 	}
 }

@@ -65,6 +65,13 @@ func TestE2EMap(t *testing.T) {
 	if !slices.Equal(g.Suggested, want) {
 		t.Errorf("suggested %v, want %v", g.Suggested, want)
 	}
+	// Fixed keys used together get the tag of their common prefix.
+	if g := groupOf(t, m, "count:a"); g.Tag != "{count}" || len(g.Suggested) != 2 || g.Suggested[1].Pattern != "{count}:b" {
+		t.Errorf("group of count:a: tag %q, suggested %v; want {count}, {count}:a and {count}:b", g.Tag, g.Suggested)
+	}
+	if g := groupOf(t, m, "old"); g.Tag != "" || len(g.Suggested) != 0 {
+		t.Errorf("old and new share no prefix, yet the group proposes %q %v", g.Tag, g.Suggested)
+	}
 	// "{stats}:" + id can move to an entity tag; "{p}:" + id cannot
 	// without breaking the MGET that pairs it with "{p}:x".
 	moves := map[string]*keymap.Move{}
