@@ -351,3 +351,30 @@ func TestDataKeyNamesItsOrigin(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodedDataNamesItsSource: a loop over a list decoded from ARGV is
+// bounded by that list, not by #ARGV, and a key decoded from a literal
+// JSON string is a literal of the script, not ARGV data.
+func TestDecodedDataNamesItsSource(t *testing.T) {
+	src := "local ids = cjson.decode(ARGV[1])\nfor _, id in ipairs(ids) do\n  redis.call('SREM', KEYS[1], id)\nend\nfor i = 1, #ids do\n  redis.call('SADD', KEYS[2], ids[i])\nend\n"
+	fs := Check([]byte(src), Options{ArgLoops: true})
+	if len(fs) != 2 {
+		t.Fatalf("findings %v, want the two loops", fs)
+	}
+	for _, f := range fs {
+		if f.Rule != RuleInputBound || !strings.Contains(f.Message, "bounded by the length of a list decoded from the request's arguments") || strings.Contains(f.Message, "#ARGV") {
+			t.Errorf("finding %v", f)
+		}
+	}
+	for _, tc := range []struct{ src, want string }{
+		{"local cfg = cjson.decode('{\"q\":\"jobs:q1\"}')\nredis.call('LPUSH', cfg.q, ARGV[1])\n",
+			"LPUSH key is decoded from a literal in the script, not passed in KEYS"},
+		{"local cfg = cjson.decode('{\"p\":\"jobs:\"}')\nredis.call('LPUSH', cfg.p .. 'wait', ARGV[1])\n",
+			`LPUSH key data decoded from a literal .. "wait" is decoded from a literal in the script, not passed in KEYS`},
+	} {
+		f := only(t, Check([]byte(tc.src), Options{}), RuleUndeclaredKey)
+		if !strings.Contains(f.Message, tc.want) || strings.Contains(f.Message, "ARGV") {
+			t.Errorf("%q: message %q, want it to say %q and not ARGV", tc.src, f.Message, tc.want)
+		}
+	}
+}

@@ -424,8 +424,10 @@ func (in *interp) judgeKey(c commandCall, v value) {
 			f.Rule, f.Message = RuleUndeclaredKey, sprintf("%s key is read from the reply of %s, not passed in KEYS: on a cluster it may live in another slot%s", c.cmd.Name, orSome(v.cmd), crossNote)
 		case v.src&(fromDecoded|fromArgv) == fromDecoded && v.src&fromKeysText != 0:
 			f.Rule, f.Message = RuleUndeclaredKey, sprintf("%s key is decoded from the text of a KEYS element, not passed in KEYS: on a cluster it may live in another slot%s", c.cmd.Name, crossNote)
-		case v.src&(fromDecoded|fromArgv) != 0:
+		case v.src&fromArgv != 0:
 			f.Rule, f.Message = RuleUndeclaredKey, sprintf("%s key comes from ARGV data, not KEYS: on a cluster it may live in another slot%s", c.cmd.Name, crossNote)
+		case v.src&fromLiteralText != 0:
+			f.Rule, f.Message = RuleUndeclaredKey, sprintf("%s key is decoded from a literal in the script, not passed in KEYS: on a cluster it may live in another slot than the script's keys%s", c.cmd.Name, crossNote)
 		default:
 			return
 		}
@@ -434,7 +436,7 @@ func (in *interp) judgeKey(c commandCall, v value) {
 	}
 	f.Key, f.HasKey = v.key, true
 	shown := v.key.Format(" .. ")
-	var keysHole, argvHole, keysDataHole, dataHole bool
+	var keysHole, argvHole, keysDataHole, dataHole, literalDataHole bool
 	keysIndex := 0
 	base := "KEYS[i]"
 	for _, h := range v.key.Holes() {
@@ -450,6 +452,8 @@ func (in *interp) judgeKey(c commandCall, v value) {
 			keysDataHole = true
 		case "reply":
 			dataHole = true
+		case holeLiteralData:
+			literalDataHole = true
 		}
 	}
 	parts := v.key.Parts()
@@ -475,6 +479,9 @@ func (in *interp) judgeKey(c commandCall, v value) {
 	case dataHole:
 		f.Rule = RuleUndeclaredKey
 		f.Message = sprintf("%s key %s is read from stored data, not passed in KEYS: on a cluster it may live in another slot%s", c.cmd.Name, shown, crossNote)
+	case literalDataHole:
+		f.Rule = RuleUndeclaredKey
+		f.Message = sprintf("%s key %s is decoded from a literal in the script, not passed in KEYS: on a cluster it may live in another slot than the script's keys%s", c.cmd.Name, shown, crossNote)
 	default:
 		return // only holes of unknown origin
 	}

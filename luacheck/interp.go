@@ -667,7 +667,7 @@ func (in *interp) expr(e ast.Expr) value {
 			return value{kind: kNumber, src: fromArgvLen}
 		}
 		if requestData(v) {
-			return value{kind: kNumber, src: fromArgvLen}
+			return value{kind: kNumber, src: fromArgsList}
 		}
 		// The length of a reply is bounded by the read that produced it:
 		// a page is no new source of work, a whole collection is.
@@ -697,8 +697,13 @@ func (in *interp) textOf(v value) slot.Key {
 		return in.holes.next(holeReply, "a reply of "+orSome(v.cmd))
 	case v.src&(fromDecoded|fromArgv) == fromDecoded && v.src&fromKeysText != 0:
 		return in.holes.next(holeKeysData, "data decoded from KEYS")
-	case v.src&(fromDecoded|fromArgv) != 0:
+	case v.src&fromArgv != 0:
 		return in.holes.next(holeData, "data from ARGV")
+	case v.src&fromDecoded != 0:
+		// Decoded from text of no known origin: like any computed value.
+		return in.holes.next(holeOther, "decoded data")
+	case v.src&fromLiteralText != 0:
+		return in.holes.next(holeLiteralData, "data decoded from a literal")
 	}
 	return in.holes.next(holeOther, "a computed value")
 }
@@ -1049,6 +1054,11 @@ func (in *interp) call(e *ast.FuncCallExpr) []value {
 		}
 		return []value{out}
 	case "cjson.decode", "cmsgpack.unpack":
+		if _, ok := arg(0).literalText(); ok {
+			// Text written in the script decodes to constant data:
+			// neither the request nor the stored data decides it.
+			return []value{{kind: kTable, src: fromLiteralText}}
+		}
 		out := value{kind: kTable, src: fromDecoded | arg(0).src}
 		if in.keysText(arg(0)) {
 			// A list the caller packed into a KEYS element, as into ARGV.

@@ -170,7 +170,7 @@ func (in *interp) genericFor(s *ast.GenericForStmt) {
 	case requestData(iterated):
 		// A list the caller packed into ARGV (cjson.decode(ARGV[1])) is
 		// the request's own arguments, like ipairs(ARGV).
-		bound = value{src: fromArgvLen}
+		bound = value{src: fromArgsList}
 	case iterated.src&(fromDecoded|fromWholeRead) != 0:
 		bound = value{src: iterated.src & (fromDecoded | fromWholeRead), cmd: iterated.cmd}
 	}
@@ -212,7 +212,7 @@ func (in *interp) boundOf(cond ast.Expr) value {
 func (in *interp) reportBound(line int, keyword string, bound value, loop *loopCtx) {
 	mask := fromArgv | fromReply | fromDecoded | fromWholeRead
 	if in.c.opts.ArgLoops {
-		mask |= fromKeysLen | fromArgvLen
+		mask |= fromKeysLen | fromArgvLen | fromArgsList
 	}
 	src := bound.src & mask
 	if src == 0 || bound.clamped {

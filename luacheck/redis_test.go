@@ -115,6 +115,15 @@ func TestRedisUndeclaredKeys(t *testing.T) {
 			func(i int) []string { return []string{p + "rl:" + strconv.Itoa(i)} },
 			func(int) []any { return []any{60} })
 	})
+	t.Run("literal in decoded JSON", func(t *testing.T) {
+		if got := findingsOf(t, "LUA201/bad_literal_json_config.lua", Options{}); strings.Join(got, " ") != "LUA201" {
+			t.Fatalf("checker: %v", got)
+		}
+		cleanup(t, "ratelimit:json:total")
+		undeclaredRun(t, caseSource(t, "LUA201/bad_literal_json_config.lua"),
+			func(i int) []string { return []string{p + "rlj:" + strconv.Itoa(i)} },
+			func(int) []any { return nil })
+	})
 	t.Run("helper literal", func(t *testing.T) {
 		cleanup(t, "metrics:hits")
 		undeclaredRun(t, caseSource(t, "LUA201/bad_helper_literal.lua"),

@@ -27,16 +27,18 @@ const (
 
 // source records where a value's data came from, for the loop-bound and
 // key rules.
-type source uint8
+type source uint16
 
 const (
-	fromArgv      source = 1 << iota // caller input
-	fromKeysLen                      // #KEYS, or an index running over KEYS
-	fromReply                        // stored data
-	fromDecoded                      // cjson/cmsgpack decoded data
-	fromArgvLen                      // #ARGV, or an index running over ARGV
-	fromWholeRead                    // a reply holding a whole collection (SMEMBERS, LRANGE 0 -1)
-	fromKeysText                     // decoded from the text of a KEYS element: the request's own data
+	fromArgv        source = 1 << iota // caller input
+	fromKeysLen                        // #KEYS, or an index running over KEYS
+	fromReply                          // stored data
+	fromDecoded                        // cjson/cmsgpack decoded data
+	fromArgvLen                        // #ARGV, or an index running over ARGV
+	fromWholeRead                      // a reply holding a whole collection (SMEMBERS, LRANGE 0 -1)
+	fromKeysText                       // decoded from the text of a KEYS element: the request's own data
+	fromArgsList                       // the length of a list decoded from ARGV or a KEYS element, or an index over it
+	fromLiteralText                    // decoded from a literal string of the script: constant data
 )
 
 func (s source) describe() string {
@@ -49,6 +51,9 @@ func (s source) describe() string {
 	}
 	if s&fromArgvLen != 0 {
 		parts = append(parts, "#ARGV")
+	}
+	if s&fromArgsList != 0 {
+		parts = append(parts, "the length of a list decoded from the request's arguments")
 	}
 	if s&fromReply != 0 {
 		parts = append(parts, "a command reply")
@@ -157,7 +162,7 @@ func (h *holeCounter) next(origin, label string) slot.Key {
 // everywhere in the script; the others (a computed index, a reply, data,
 // any other value) have their own seq, unique per occurrence.
 type holeID struct {
-	origin string // "KEYS", "ARGV" or one of holeReply, holeData, holeKeysData, holeOther
+	origin string // "KEYS", "ARGV" or one of holeReply, holeData, holeKeysData, holeLiteralData, holeOther
 	index  string // the index as written, "?" when computed
 	seq    int
 }
@@ -179,7 +184,10 @@ const (
 	// holeKeysData is data decoded from the text of a KEYS element (a
 	// JSON list the caller packed into KEYS[1]): not the key itself.
 	holeKeysData = "keysdata"
-	holeOther    = "value"
+	// holeLiteralData is data decoded from a literal string of the
+	// script (cjson.decode('{"q":"jobs"}')).
+	holeLiteralData = "literaldata"
+	holeOther       = "value"
 )
 
 // holeOrigin classifies a hole by its ID.
@@ -189,7 +197,7 @@ func holeOrigin(id slot.HoleID) string {
 		return "unknown"
 	}
 	switch h.origin {
-	case "KEYS", "ARGV", holeReply, holeData, holeKeysData:
+	case "KEYS", "ARGV", holeReply, holeData, holeKeysData, holeLiteralData:
 		return h.origin
 	}
 	return "unknown"
