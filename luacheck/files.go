@@ -2,6 +2,7 @@ package luacheck
 
 import (
 	"bytes"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -67,16 +68,25 @@ func CheckFiles(paths []string, workers int, optsFor func(path string, src []byt
 // file's, already gave the same finding: on BullMQ's commands, helpers
 // included by several scripts would otherwise print the same line once
 // per includer.
+//
+// A place is its file, as cleaned ("./a/b.lua" and an include's "a/b.lua"
+// are one file), line, column and rule: includers that call a helper
+// with different arguments describe its key differently, but it is one
+// finding there.
 func dropRepeats(results []FileResult) {
 	type place struct {
-		pos           Position
-		rule, message string
+		file         string
+		line, column int
+		rule         string
+	}
+	at := func(f Finding) place {
+		return place{filepath.Clean(f.Pos.File), f.Pos.Line, f.Pos.Column, f.Rule}
 	}
 	seen := map[place]bool{}
 	for _, r := range results {
 		for _, f := range r.Findings {
 			if f.Pos.File == r.Path {
-				seen[place{f.Pos, f.Rule, f.Message}] = true
+				seen[at(f)] = true
 			}
 		}
 	}
@@ -85,7 +95,7 @@ func dropRepeats(results []FileResult) {
 		kept := r.Findings[:0]
 		for _, f := range r.Findings {
 			if f.Pos.File != r.Path {
-				p := place{f.Pos, f.Rule, f.Message}
+				p := at(f)
 				if seen[p] {
 					continue
 				}

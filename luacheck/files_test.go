@@ -132,3 +132,37 @@ func TestCheckFilesIncludedOnce(t *testing.T) {
 		t.Errorf("includers only: %v / %v", res[0].Findings, res[1].Findings)
 	}
 }
+
+// TestCheckFilesHelperOnePlace: a helper two scripts call with keys of
+// different origins, and that is itself given as "./dir/...", reports
+// its finding once: one place, one rule, one finding, whatever each
+// includer's message says and however the path is spelled.
+func TestCheckFilesHelperOnePlace(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	files := map[string]string{
+		"q/a-1.lua":            "--- @include \"includes/touch\"\ntouch(ARGV[1])\n",
+		"q/b-1.lua":            "--- @include \"includes/touch\"\ntouch(redis.call('GET', KEYS[1]))\n",
+		"q/includes/touch.lua": "local function touch(prefix)\n  redis.call('SET', prefix .. 'seen', 1)\nend\n",
+	}
+	var paths []string
+	for _, name := range []string{"q/a-1.lua", "q/b-1.lua", "q/includes/touch.lua"} {
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(files[name]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, "./"+name)
+	}
+	res := CheckFiles(paths, 1, func(string, []byte) Options { return Options{Includes: true} })
+	var got []string
+	for _, r := range res {
+		for _, f := range r.Findings {
+			got = append(got, f.String())
+		}
+	}
+	if len(got) != 1 || !strings.Contains(got[0], "touch.lua:2:") || !strings.Contains(got[0], "LUA201") {
+		t.Errorf("findings: %q", got)
+	}
+}
