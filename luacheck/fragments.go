@@ -24,8 +24,10 @@ var removedGlobals = map[string]bool{
 }
 
 // isFragment reports whether every top-level statement of the chunk
-// defines a function: "local function f", "local f = function",
-// "function f" or "function T.m" / "function T:m".
+// defines a function ("local function f", "local f = function",
+// "function f" or "function T.m" / "function T:m") or a local constant the
+// functions share (BullMQ's relay helpers start with "local rangeEnd =
+// string.char(255)").
 func isFragment(chunk []ast.Stmt) bool {
 	if len(chunk) == 0 {
 		return false
@@ -38,7 +40,7 @@ func isFragment(chunk []ast.Stmt) bool {
 				return false
 			}
 			for _, e := range s.Exprs {
-				if _, ok := e.(*ast.FunctionExpr); !ok {
+				if _, ok := e.(*ast.FunctionExpr); !ok && !constantExpr(e) {
 					return false
 				}
 			}
@@ -47,6 +49,44 @@ func isFragment(chunk []ast.Stmt) bool {
 		}
 	}
 	return true
+}
+
+// constantExpr: e is computed from literals alone, with the string and
+// math libraries at most: no command, no name of another file.
+func constantExpr(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.StringExpr, *ast.NumberExpr, *ast.NilExpr, *ast.TrueExpr, *ast.FalseExpr:
+		return true
+	case *ast.StringConcatOpExpr:
+		return constantExpr(e.Lhs) && constantExpr(e.Rhs)
+	case *ast.ArithmeticOpExpr:
+		return constantExpr(e.Lhs) && constantExpr(e.Rhs)
+	case *ast.UnaryMinusOpExpr:
+		return constantExpr(e.Expr)
+	case *ast.TableExpr:
+		for _, f := range e.Fields {
+			if (f.Key != nil && !constantExpr(f.Key)) || !constantExpr(f.Value) {
+				return false
+			}
+		}
+		return true
+	case *ast.FuncCallExpr:
+		get, ok := e.Func.(*ast.AttrGetExpr)
+		if !ok {
+			return false
+		}
+		lib, ok := get.Object.(*ast.IdentExpr)
+		if !ok || (lib.Value != "string" && lib.Value != "math") || !constantExpr(get.Key) {
+			return false
+		}
+		for _, a := range e.Args {
+			if !constantExpr(a) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // unreferencedFunctions returns the bodies of local functions whose name
