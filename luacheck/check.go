@@ -123,6 +123,9 @@ type Finding struct {
 	// Function is the registered function the finding is in (Functions
 	// libraries), "" otherwise.
 	Function string
+
+	// global is the name a LUA302 finding reads, up to its first dot.
+	global string
 }
 
 func (f Finding) String() string {
@@ -189,11 +192,22 @@ type Result struct {
 // several times, with messages that differ by the keys each caller passes:
 // Check reports it once, at the function, saying how many other calls
 // give it too. (Analyze keeps each, for callers that bind keys per call.)
+//
+// Check also speaks once per cause where Analyze speaks once per place:
+// a file that is no Redis script gets one finding saying so, every key
+// derived from one KEYS[i] is one LUA202 finding at the first, and every
+// read of one missing global one LUA302 finding at the first read, each
+// naming the other lines.
 func Check(src []byte, opts Options) []Finding {
 	// Only the findings leave Check: the script's hash is not needed
 	// (hashing the text was 3% of a run over the real-world set).
 	opts.noHash = true
-	return collapse(Analyze(src, opts).Findings)
+	res := Analyze(src, opts)
+	fs := collapse(res.Findings)
+	if f, ok := notAScript(res, fs); ok {
+		return []Finding{f}
+	}
+	return groupCauses(fs)
 }
 
 // collapse merges findings of one rule at one position, which sorting

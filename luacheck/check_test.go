@@ -306,7 +306,7 @@ func TestColumns(t *testing.T) {
 func TestHelperReportedOnce(t *testing.T) {
 	src := []byte("local function touch(k)\n  redis.call('SET', k .. ':seen', 1)\nend\ntouch(KEYS[1])\ntouch(KEYS[2])\ntouch(KEYS[3])\n")
 	f := only(t, Check(src, Options{}), RuleDerivedKey)
-	if f.Pos.Line != 2 || !strings.HasSuffix(f.Message, "(the same for 2 other calls of this code)") {
+	if f.Pos.Line != 2 || !strings.Contains(f.Message, "(the same for 2 other calls of this code)") {
 		t.Errorf("finding %v", f)
 	}
 	if n := len(Analyze(src, Options{}).Findings); n != 3 {
@@ -376,5 +376,56 @@ func TestDecodedDataNamesItsSource(t *testing.T) {
 		if !strings.Contains(f.Message, tc.want) || strings.Contains(f.Message, "ARGV") {
 			t.Errorf("%q: message %q, want it to say %q and not ARGV", tc.src, f.Message, tc.want)
 		}
+	}
+}
+
+// TestCausesGrouped: Check gives one finding per cause where Analyze
+// gives one per place: the keys derived from one KEYS[i], the reads of
+// globals a prelude would define, and a file that is no Redis script.
+func TestCausesGrouped(t *testing.T) {
+	derived := "redis.call('SET', KEYS[1] .. ':lock', ARGV[1])\nredis.call('HSET', KEYS[1] .. ':meta', 'at', 1)\nredis.call('HSET', KEYS[2] .. ':meta', 'at', 1)\nredis.call('DEL', KEYS[1] .. ':old')\n"
+	fs := Check([]byte(derived), Options{})
+	if len(fs) != 2 || fs[0].Pos.Line != 1 || fs[1].Pos.Line != 3 {
+		t.Fatalf("findings %v, want one for KEYS[1] at line 1 and one for KEYS[2] at line 3", fs)
+	}
+	if !strings.Contains(fs[0].Message, "so are the keys this file derives from KEYS[1] on lines 2 and 4") || !strings.Contains(fs[0].Message, "-keys-tagged") {
+		t.Errorf("KEYS[1]: %s", fs[0].Message)
+	}
+	if strings.Contains(fs[1].Message, "so are") {
+		t.Errorf("KEYS[2] has no other key: %s", fs[1].Message)
+	}
+	if n := len(Analyze([]byte(derived), Options{}).Findings); n != 4 {
+		t.Errorf("Analyze kept %d findings, want one per key for callers that bind keys", n)
+	}
+
+	// A literal tag before KEYS[1] is another cause: -keys-tagged does
+	// not help it, so it is its own finding, without the hint.
+	other := "redis.call('SET', KEYS[1] .. ':lock', 1)\nredis.call('INCR', '{stats}' .. KEYS[1])\nredis.call('DEL', KEYS[1] .. ':old')\n"
+	fs = Check([]byte(other), Options{})
+	if len(fs) != 2 || fs[1].Pos.Line != 2 || strings.Contains(fs[1].Message, "-keys-tagged") || !strings.Contains(fs[0].Message, "on line 3 (if every key") {
+		t.Errorf("literal tag before KEYS[1]: %v", fs)
+	}
+
+	body := caseSource(t, "LUA302/bad_body_without_prelude.lua")
+	f := only(t, Check([]byte(body), Options{}), RuleMissingGlobal)
+	for _, want := range []string{"4 globals are read and never defined in this file: num_static_argv (line 6), process_tick (line 7), now (line 7), settings_key (line 8)", "'num_static_argv'", "-prelude"} {
+		if !strings.Contains(f.Message, want) {
+			t.Errorf("message %q lacks %q", f.Message, want)
+		}
+	}
+	prelude := "local num_static_argv = 1\nlocal settings_key = KEYS[1]\nlocal now = 1\nlocal process_tick = function(now, always) return { capacity = 1 } end\n"
+	if fs := Check([]byte(body), Options{Prelude: prelude, PreludeFile: "header.lua"}); len(fs) != 0 {
+		t.Errorf("with the prelude: %v", fs)
+	}
+	one := "local v = redis.call('GET', KEYS[1])\nif v then return limit end\nreturn limit\n"
+	f = only(t, Check([]byte(one), Options{}), RuleMissingGlobal)
+	if f.Pos.Line != 2 || !strings.HasSuffix(f.Message, "(read again on line 3)") {
+		t.Errorf("one global: %v", f)
+	}
+
+	lib := caseSource(t, "LUA001/bad_client_library.lua")
+	f = only(t, Check([]byte(lib), Options{}), RuleSyntax)
+	if !strings.HasPrefix(f.Message, "not a Redis script: it never calls redis.call or redis.pcall and uses ngx and require") {
+		t.Errorf("client library: %v", f)
 	}
 }

@@ -785,22 +785,30 @@ func (in *interp) missingGlobal(name, shown string, line int) {
 	if in.namesElsewhere > 0 && !removedGlobals[name] {
 		return
 	}
-	msg := "global %s does not exist in Redis's script sandbox: the script fails with \"attempted to access nonexistent global variable '%s'\""
+	report := func(anchor, msg string) {
+		in.c.report(Finding{
+			Pos:     Position{Line: line, Column: in.c.toks.column(line, anchor)},
+			Rule:    RuleMissingGlobal,
+			Message: msg,
+			global:  name,
+		})
+	}
+	msg := sprintf("global %s does not exist in Redis's script sandbox: the script fails with \"attempted to access nonexistent global variable '%s'\"", shown, name)
 	switch name {
 	case "os":
 		if shown == "os.clock" {
-			in.c.reportAt(line, "os", RuleMissingGlobal, "os.clock exists in Redis's script sandbox only since Redis 7.4: on earlier servers the script fails with \"attempted to access nonexistent global variable 'os'\"")
+			report("os", "os.clock exists in Redis's script sandbox only since Redis 7.4: on earlier servers the script fails with \"attempted to access nonexistent global variable 'os'\"")
 			return
 		}
 		if shown == "os.time" {
-			in.c.reportAt(line, "os", RuleMissingGlobal, msg+"; for the time use redis.call(\"TIME\")", shown, name)
+			report("os", msg+"; for the time use redis.call(\"TIME\")")
 			return
 		}
 	case "print":
-		in.c.reportAt(line, name, RuleMissingGlobal, msg+"; use redis.log", shown, name)
+		report(name, msg+"; use redis.log")
 		return
 	}
-	in.c.reportAt(line, name, RuleMissingGlobal, msg, shown, name)
+	report(name, msg)
 }
 
 func (in *interp) globalWrite(name string, line int, isFunc bool) {

@@ -15,7 +15,7 @@ local function cleanList(listKey, first)
       break
     end
     if redis.call('EXISTS', KEYS[2] .. job .. ':lock') == 0 then -- want LUA202
-      redis.call('DEL', KEYS[2] .. job) -- want LUA202
+      redis.call('DEL', KEYS[2] .. job) -- the same cause: named in line 17's finding
       deleted = deleted + 1
     end
   end

@@ -1,0 +1,185 @@
+package luacheck
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// hostGlobals are globals that other Lua hosts provide and Redis's
+// sandbox does not: a file that relies on them and never calls Redis is
+// a module for those hosts (a Redis client library written in Lua), not
+// a script Redis runs.
+var hostGlobals = map[string]bool{
+	"require": true, "module": true, "package": true, "dofile": true,
+	"loadfile": true, "ngx": true,
+}
+
+// notAScript reports a file that never calls redis.call or redis.pcall
+// and reads globals of another Lua host (require, ngx, module, ...): one
+// finding at the first such read, in place of the others. Pointed at a
+// Redis client library, the checker says what the file is instead of a
+// hundred lines about a sandbox it was never meant to run in.
+func notAScript(res *Result, fs []Finding) (Finding, bool) {
+	if !res.Checked {
+		return Finding{}, false
+	}
+	for _, use := range res.Commands {
+		if use.Calls > 0 {
+			return Finding{}, false
+		}
+	}
+	var first *Finding
+	var names []string
+	for i := range fs {
+		f := &fs[i]
+		if f.Rule != RuleMissingGlobal || !hostGlobals[f.global] {
+			continue
+		}
+		if first == nil {
+			first = f
+		}
+		if !slices.Contains(names, f.global) {
+			names = append(names, f.global)
+		}
+	}
+	if first == nil {
+		return Finding{}, false
+	}
+	f := Finding{Pos: first.Pos, Rule: RuleSyntax, Function: first.Function}
+	f.Message = sprintf("not a Redis script: it never calls redis.call or redis.pcall and uses %s, which other Lua hosts provide and Redis's script sandbox does not (Redis fails with \"attempted to access nonexistent global variable '%s'\"); nothing else in it is reported",
+		andList(names), first.global)
+	return f, true
+}
+
+// groupCauses merges findings that share one cause into the first of
+// them, whose message then names the lines of the others: the keys a file
+// derives from one KEYS[i] (LUA202: one hash tag decides them all) and
+// the reads of one missing global (LUA302: the first read already fails).
+// fs is sorted by position, so the first is the earliest in its file.
+func groupCauses(fs []Finding) []Finding {
+	type cause struct {
+		file, rule, what string
+		keys             int
+		// tagged: KEYS[i]'s own tag would be the key's; a key with a
+		// literal "{" before KEYS[i] takes that tag instead, another cause.
+		tagged bool
+	}
+	causeOf := func(f *Finding) (cause, bool) {
+		switch {
+		case f.Rule == RuleDerivedKey:
+			return cause{file: f.Pos.File, rule: f.Rule, keys: f.KeysIndex, tagged: f.HasKey && tagFromKeys(f.Key.Parts())}, true
+		case f.Rule == RuleMissingGlobal && removedGlobals[f.global]:
+			// Standard library the sandbox removes: each name has its
+			// own advice (redis.log for print, TIME for os.time).
+			return cause{file: f.Pos.File, rule: f.Rule, what: f.Message}, true
+		case f.Rule == RuleMissingGlobal && f.global != "":
+			// Names the application defines elsewhere, or misspells:
+			// Redis stops at the first read, and a prelude the checker
+			// was not given defines them all at once.
+			return cause{file: f.Pos.File, rule: f.Rule, what: "application"}, true
+		}
+		return cause{}, false
+	}
+	type group struct {
+		first int   // index in out
+		lines []int // lines of the others
+		// names are the globals of an application group, in the order
+		// of their first reads, at lines named.
+		names []string
+		named []int
+	}
+	groups := map[cause]*group{}
+	var order []*group
+	out := fs[:0:0]
+	for i := range fs {
+		f := &fs[i]
+		c, ok := causeOf(f)
+		if !ok {
+			out = append(out, *f)
+			continue
+		}
+		if g := groups[c]; g != nil {
+			if c.what == "application" && !slices.Contains(g.names, f.global) {
+				g.names, g.named = append(g.names, f.global), append(g.named, f.Pos.Line)
+				continue
+			}
+			if f.Pos.Line != out[g.first].Pos.Line && !slices.Contains(g.lines, f.Pos.Line) {
+				g.lines = append(g.lines, f.Pos.Line)
+			}
+			continue
+		}
+		g := &group{first: len(out)}
+		if c.what == "application" {
+			g.names, g.named = []string{f.global}, []int{f.Pos.Line}
+		}
+		groups[c] = g
+		order = append(order, g)
+		out = append(out, *f)
+	}
+	for _, g := range order {
+		f := &out[g.first]
+		c, _ := causeOf(f)
+		switch f.Rule {
+		case RuleDerivedKey:
+			base := "KEYS[i]"
+			if f.KeysIndex > 0 {
+				base = "KEYS[" + strconv.Itoa(f.KeysIndex) + "]"
+			}
+			if len(g.lines) > 0 {
+				f.Message += sprintf("; so are the keys this file derives from %s on %s", base, lineList(g.lines))
+			}
+			if !c.tagged {
+				continue
+			}
+			f.Message += " (if every key the scripts get in KEYS carries a hash tag, say so with -keys-tagged or a \"-- slotlint:keys-tagged\" comment)"
+		case RuleMissingGlobal:
+			if len(g.names) > 1 {
+				list := make([]string, len(g.names))
+				for i, n := range g.names {
+					list[i] = sprintf("%s (line %d)", n, g.named[i])
+				}
+				f.Message = sprintf("%d globals are read and never defined in this file: %s; Redis's script sandbox has none of them, and the script fails at the first with \"attempted to access nonexistent global variable '%s'\" (if the application prepends code that defines them, check with -prelude FILE or -globals NAME,...)",
+					len(g.names), strings.Join(list, ", "), g.names[0])
+			} else if len(g.lines) > 0 {
+				f.Message += sprintf(" (read again on %s)", lineList(g.lines))
+			}
+		}
+	}
+	return out
+}
+
+// lineList names lines for a message: "line 7", "lines 7, 9 and 12", the
+// first ten of a longer list and how many more.
+func lineList(lines []int) string {
+	const shown = 10
+	var b strings.Builder
+	b.WriteString("line")
+	if len(lines) > 1 {
+		b.WriteString("s")
+	}
+	for i, l := range lines {
+		if i == shown {
+			b.WriteString(sprintf(" and %d more", len(lines)-shown))
+			break
+		}
+		switch {
+		case i == 0:
+			b.WriteString(" ")
+		case i == len(lines)-1:
+			b.WriteString(" and ")
+		default:
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Itoa(l))
+	}
+	return b.String()
+}
+
+// andList joins names as a sentence does: "a", "a and b", "a, b and c".
+func andList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
