@@ -132,7 +132,7 @@ func groupCauses(fs []Finding) []Finding {
 			if !c.tagged {
 				continue
 			}
-			f.Message += " (if every key the scripts get in KEYS carries a hash tag, say so with -keys-tagged or a \"-- slotlint:keys-tagged\" comment)"
+			f.Message += " (if every key and key prefix the scripts get carries the project's hash tag, say so with -keys-tagged or a \"-- slotlint:keys-tagged\" comment)"
 		case RuleMissingGlobal:
 			if len(g.names) > 1 {
 				list := make([]string, len(g.names))

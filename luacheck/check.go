@@ -49,9 +49,12 @@ type Options struct {
 	// what the request asks for, like a variadic command, so by default
 	// they are quiet.
 	ArgLoops bool
-	// KeysTagged: the project guarantees every KEYS[i] carries a hash tag
-	// (a queue library whose prefix is "{queue}"), so a key derived from
-	// KEYS[i] with no "{" before it shares its slot: LUA202 is quiet. A
+	// KeysTagged: the project guarantees every key it passes, as KEYS[i]
+	// or as a key or key prefix in ARGV, carries its hash tag (a queue
+	// library whose prefix is "{queue}"), so a key derived from KEYS[i]
+	// with no "{" before it shares its slot and LUA202 is quiet, and so is
+	// LUA201 for a key that starts with a key or prefix from ARGV. Keys
+	// read from stored data are still LUA201. A
 	// "-- slotlint:keys-tagged" comment in the script says the same.
 	KeysTagged bool
 	// Prelude is text prepended to the script before checking (a helper

@@ -378,6 +378,9 @@ func (in *interp) spreadKeys(c commandCall) {
 	if !c.spread || in.c.flags.noCluster || c.spreadVal.src&(fromArgv|fromDecoded|fromReply) == 0 || c.spreadVal.kind == kKeys {
 		return
 	}
+	if in.c.opts.KeysTagged && c.spreadVal.src&(fromReply|fromKeysText) == 0 && c.spreadVal.src&fromArgv != 0 {
+		return // the caller's keys, with the project's tag
+	}
 	probe := append(append([]rediscmd.Arg(nil), c.argv...), rediscmd.Arg{})
 	refs, _ := c.cmd.Keys(probe)
 	for _, r := range refs {
@@ -425,6 +428,9 @@ func (in *interp) judgeKey(c commandCall, v value) {
 		case v.src&(fromDecoded|fromArgv) == fromDecoded && v.src&fromKeysText != 0:
 			f.Rule, f.Message = RuleUndeclaredKey, sprintf("%s key is decoded from the text of a KEYS element, not passed in KEYS: on a cluster it may live in another slot%s", c.cmd.Name, crossNote)
 		case v.src&fromArgv != 0:
+			if in.c.opts.KeysTagged {
+				return // the caller's key, with the project's tag
+			}
 			f.Rule, f.Message = RuleUndeclaredKey, sprintf("%s key comes from ARGV data, not KEYS: on a cluster it may live in another slot%s", c.cmd.Name, crossNote)
 		case v.src&fromLiteralText != 0:
 			f.Rule, f.Message = RuleUndeclaredKey, sprintf("%s key is decoded from a literal in the script, not passed in KEYS: on a cluster it may live in another slot than the script's keys%s", c.cmd.Name, crossNote)
@@ -470,6 +476,8 @@ func (in *interp) judgeKey(c commandCall, v value) {
 		lit, _ := v.key.Literal()
 		f.Rule = RuleUndeclaredKey
 		f.Message = sprintf("%s key %s (slot %d) is a literal, not passed in KEYS: on a cluster it may live in another slot than the script's keys%s", c.cmd.Name, shown, slot.Slot(lit), crossNote)
+	case argvHole && in.c.opts.KeysTagged && tagFromArgs(parts):
+		return // a key or prefix the caller passes in ARGV, with the project's tag
 	case argvHole:
 		f.Rule = RuleUndeclaredKey
 		f.Message = sprintf("%s key %s comes from ARGV, not KEYS: on a cluster it may live in another slot%s", c.cmd.Name, shown, crossNote)
@@ -494,6 +502,23 @@ func tagFromKeys(parts []slot.Part) bool {
 	for _, p := range parts {
 		if p.Hole != nil {
 			return holeOrigin(p.Hole.ID) == "KEYS"
+		}
+		if strings.Contains(p.Lit, "{") {
+			return false
+		}
+	}
+	return false
+}
+
+// tagFromArgs: the key's first part that could hold a "{" is a key or
+// prefix the caller passes in ARGV (ARGV[i] itself, or a value decoded
+// from it), so a project whose passed keys carry its hash tag gives the
+// key that tag.
+func tagFromArgs(parts []slot.Part) bool {
+	for _, p := range parts {
+		if p.Hole != nil {
+			o := holeOrigin(p.Hole.ID)
+			return o == "ARGV" || o == holeData
 		}
 		if strings.Contains(p.Lit, "{") {
 			return false

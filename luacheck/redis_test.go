@@ -221,6 +221,48 @@ func TestRedisUndeclaredKeys(t *testing.T) {
 			func(i int) []string { return []string{"{" + p + "q" + strconv.Itoa(i) + "}:jobs"} },
 			func(int) []any { return nil })
 	})
+	t.Run("keys tagged, prefix in ARGV", func(t *testing.T) {
+		// The queue passes its tagged prefix in ARGV too: every key built
+		// from it shares the declared keys' slot, as the quiet LUA201 says.
+		if got := findingsOf(t, "LUA201/good_keys_tagged_argv_prefix.lua", Options{}); len(got) != 0 {
+			t.Fatalf("checker: %v", got)
+		}
+		ctx := context.Background()
+		c := redistest.Cluster(t)
+		src := caseSource(t, "LUA201/good_keys_tagged_argv_prefix.lua")
+		for i := range 24 {
+			prefix := "{" + p + "q" + strconv.Itoa(i) + "}:name:"
+			keys := []string{prefix + "wait", prefix + "active"}
+			cleanup(t, keys[0], keys[1], prefix+"j1", prefix+"j1:lock", prefix+"de:1")
+			if err := c.RPush(ctx, keys[0], "j1").Err(); err != nil {
+				t.Fatal(err)
+			}
+			opts := `{"debounceKey":"` + prefix + `de:1"}`
+			if _, err := evalErr(ctx, c, src, keys, prefix, "w1", 1, opts); err != nil {
+				t.Errorf("run %d: %v", i, err)
+			}
+		}
+		// A parent key read from the job's hash names another queue, under
+		// another tag: some runs are refused, as the LUA201 left says.
+		if got := findingsOf(t, "LUA201/bad_keys_tagged_stored_key.lua", Options{}); strings.Join(got, " ") != "LUA201" {
+			t.Fatalf("checker: %v", got)
+		}
+		var made []string
+		for _, s := range servers(t) {
+			for i := range 24 {
+				prefix := "{" + p + "q" + strconv.Itoa(i) + "}:name:"
+				parent := "{" + p + "other" + strconv.Itoa(i) + "}:name:p1"
+				made = append(made, prefix+"j1", parent+":dependencies", prefix+"completed")
+				if err := s.c.HSet(ctx, prefix+"j1", "parentKey", parent).Err(); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		cleanup(t, made...)
+		undeclaredRun(t, caseSource(t, "LUA201/bad_keys_tagged_stored_key.lua"),
+			func(i int) []string { return []string{"{" + p + "q" + strconv.Itoa(i) + "}:name:completed"} },
+			func(i int) []any { return []any{"{" + p + "q" + strconv.Itoa(i) + "}:name:", "j1", 1} })
+	})
 	t.Run("no-cluster flag", func(t *testing.T) {
 		if got := findingsOf(t, "LUA201/good_no_cluster.lua", Options{}); len(got) != 0 {
 			t.Fatalf("checker: %v", got)

@@ -52,7 +52,7 @@ func TestLuaTextOutputAndExitCodes(t *testing.T) {
 	}
 	want := filepath.Join(dir, "sub/deeper/x.lua") + ":1:1: LUA301 assignment to global variable count: Redis's sandbox refuses to create globals (\"Attempt to modify a readonly table\"); declare it local\n" +
 		filepath.Join(dir, "sub/lock.lua") + ":2:19: LUA202 SET key KEYS[1] .. \":lock\" is derived from KEYS[1], not passed in KEYS: it shares KEYS[1]'s slot only if KEYS[1] carries a hash tag" +
-		" (if every key the scripts get in KEYS carries a hash tag, say so with -keys-tagged or a \"-- slotlint:keys-tagged\" comment)\n"
+		" (if every key and key prefix the scripts get carries the project's hash tag, say so with -keys-tagged or a \"-- slotlint:keys-tagged\" comment)\n"
 	if out != want {
 		t.Errorf("output:\n%s\nwant:\n%s", out, want)
 	}
