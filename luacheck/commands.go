@@ -54,7 +54,7 @@ func (in *interp) command(line int, via string, args []value) value {
 		// The innermost loop pages; a cursor read names the loop over a
 		// page read inside it.
 		l := in.loops[len(in.loops)-1]
-		if l.paged == "" || scanCommands[call.cmd.Name] {
+		if l.paged == "" || popCommands[l.paged] || scanCommands[call.cmd.Name] {
 			l.paged = paged
 		}
 	}

@@ -386,9 +386,10 @@ func (in *interp) reportPolling(line int, keyword string, cond ast.Expr, body []
 }
 
 // pagedLoop is LUA103 for loops that page through a collection until the
-// data runs out: SCAN/SSCAN/HSCAN/ZSCAN until the cursor is "0", or a
-// range read with LIMIT (or a moving start) until a page comes back
-// empty, with no fixed cap on the pages or items that also ends them.
+// data runs out: SCAN/SSCAN/HSCAN/ZSCAN until the cursor is "0", a range
+// read with LIMIT (or a moving start) until a page comes back empty, or a
+// pop (LPOP, RPOPLPUSH, ZPOPMIN, ...) until nothing comes back, with no
+// fixed cap on the pages or items that also ends them.
 func (in *interp) pagedLoop(line int, keyword string, cond ast.Expr, body []ast.Stmt, loop *loopCtx) bool {
 	if loop.paged == "" {
 		return false
@@ -405,6 +406,15 @@ func (in *interp) pagedLoop(line int, keyword string, cond ast.Expr, body []ast.
 				return false
 			}
 		}
+	}
+	if popCommands[loop.paged] {
+		if cond != nil && in.boundOf(cond).src != 0 {
+			// "while i < LLEN": the compared bound is the finding
+			// (LUA102), not the pops.
+			return false
+		}
+		in.c.reportAt(line, keyword, RuleWholeRead, "%s loop pops with %s until the collection is empty: it moves the whole collection in one script call, however large (stop after a fixed number of items and leave the rest for the next call)", keyword, loop.paged)
+		return true
 	}
 	if scanCommands[loop.paged] {
 		what := "the whole collection"
@@ -531,8 +541,18 @@ func pagedRead(c commandCall) string {
 		if count, _ := c.hasArg("COUNT"); count {
 			return c.cmd.Name + " COUNT"
 		}
+	case "LPOP", "RPOP", "SPOP", "ZPOPMIN", "ZPOPMAX", "RPOPLPUSH", "LMOVE", "LMPOP", "ZMPOP":
+		// A loop that pops until nothing comes back drains the collection.
+		return c.cmd.Name
 	}
 	return ""
+}
+
+// popCommands take items out of a collection: a loop over them until the
+// reply is empty moves the whole collection.
+var popCommands = map[string]bool{
+	"LPOP": true, "RPOP": true, "SPOP": true, "ZPOPMIN": true, "ZPOPMAX": true,
+	"RPOPLPUSH": true, "LMOVE": true, "LMPOP": true, "ZMPOP": true,
 }
 
 func isTruthyConst(e ast.Expr) bool {

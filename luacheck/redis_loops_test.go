@@ -102,3 +102,51 @@ func TestRedisStopFromEnd(t *testing.T) {
 		c.Del(ctx, key)
 	}
 }
+
+// TestRedisPopUntilEmpty: a loop that pops until nothing comes back moves
+// the whole list in one call, however long it is (LUA103), while the
+// capped one leaves the rest for the next call.
+func TestRedisPopUntilEmpty(t *testing.T) {
+	c := redistest.Standalone(t)
+	p := "{" + redistest.Prefix(t) + "}"
+	from, to := p+"waiting", p+"queue"
+	cleanup(t, from, to)
+	ctx := context.Background()
+	if got := findingsOf(t, "LUA103/bad_pop_until_empty.lua", Options{}); strings.Join(got, " ") != "LUA103 LUA103" {
+		t.Fatalf("checker: %v", got)
+	}
+	for _, n := range []int{50, 5000} {
+		items := make([]any, n)
+		for i := range items {
+			items[i] = 100 + i
+		}
+		if err := c.RPush(ctx, from, items...).Err(); err != nil {
+			t.Fatal(err)
+		}
+		// Every id is above the last ack: the first loop pops one and puts
+		// it back, the second moves the whole list.
+		moved, err := c.Eval(ctx, caseSource(t, "LUA103/bad_pop_until_empty.lua"), []string{from, to}, 0).Int()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if moved != n || c.LLen(ctx, from).Val() != 0 || c.LLen(ctx, to).Val() != int64(n) {
+			t.Errorf("%d items: moved %d in one call, %d left", n, moved, c.LLen(ctx, from).Val())
+		}
+		c.Del(ctx, from, to)
+	}
+	if got := findingsOf(t, "LUA103/good_pop_capped.lua", Options{}); len(got) != 0 {
+		t.Fatalf("checker on the capped loop: %v", got)
+	}
+	items := make([]any, 5000)
+	for i := range items {
+		items[i] = i
+	}
+	c.RPush(ctx, from, items...)
+	left, err := c.Eval(ctx, caseSource(t, "LUA103/good_pop_capped.lua"), []string{from, to, p + "stale"}, 10000).Int()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if left != 4500 {
+		t.Errorf("capped: %d left, want 4500", left)
+	}
+}

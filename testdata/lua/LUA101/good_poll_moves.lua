@@ -1,4 +1,5 @@
--- polls whose state moves: the clock, a key the loop writes, a pop, a
+-- polls whose state moves: the clock, a key the loop writes, a pop (capped,
+-- or it would drain the list: LUA103), a
 -- decision that leaves on both branches, and a helper that may raise
 local deadline = tonumber(redis.call('TIME')[1]) + 1
 while true do
@@ -10,9 +11,11 @@ while true do
   if v == ARGV[1] then break end
   redis.call('SET', KEYS[1], ARGV[1])
 end
+local popped = 0
 repeat
   local job = redis.call('RPOP', KEYS[2])
-until not job
+  popped = popped + 1
+until not job or popped >= 100
 while true do
   if redis.call('EXISTS', KEYS[3]) == 1 then
     break
