@@ -301,6 +301,13 @@ func (in *interp) wholeRead(c commandCall) bool {
 			in.reportCall(c, RuleWholeRead, "%s with a start that is 0 on some path and stop %s reads to the end of the collection on that path: its cost grows with the data (use a fixed stop index)", name, c.argv[3].Text)
 			return true
 		}
+		if len(c.argv) >= 4 && !c.argv[2].Known && !c.args[2].fromEnd && !c.args[2].minus && c.args[2].src&(fromArgv|fromReply|fromDecoded) != 0 &&
+			c.argv[3].Known && c.argv[3].Text == "-1" {
+			// "ZREVRANGE set keep -1" with keep from the job's options:
+			// every member past the ones kept, however many there are.
+			in.reportCall(c, RuleWholeRead, "%s from a start the caller or the data sets to -1 reads every member after that start: unless the start counts back from the end, its cost grows with the data (use a fixed stop index)", name)
+			return true
+		}
 		if len(c.argv) < 4 || !c.argv[2].Known || !c.argv[3].Known {
 			return false
 		}

@@ -648,11 +648,11 @@ func (in *interp) expr(e ast.Expr) value {
 	case *ast.UnaryMinusOpExpr:
 		if n, ok := e.Expr.(*ast.NumberExpr); ok {
 			// Negative literals such as LRANGE's -1 stay constants.
-			return value{kind: kNumber, key: slot.Literal("-" + n.Value), hasKey: true, clamped: true}
+			return value{kind: kNumber, key: slot.Literal("-" + n.Value), hasKey: true, clamped: true, minus: true}
 		}
 		v := in.expr(e.Expr)
 		in.arithmetic(e, e.Line(), "-", v)
-		return value{kind: kNumber, src: v.src}
+		return value{kind: kNumber, src: v.src, minus: true}
 	case *ast.UnaryNotOpExpr:
 		in.expr(e.Expr)
 		in.cond(e.Expr)

@@ -150,3 +150,33 @@ func TestRedisPopUntilEmpty(t *testing.T) {
 		t.Errorf("capped: %d left, want 4500", left)
 	}
 }
+
+// TestRedisKeepCount: "ZREVRANGE set keep -1" with keep from stored
+// options reads every member past the kept ones, so the reply grows with
+// the set (LUA103, LUA102 at the loop that deletes each).
+func TestRedisKeepCount(t *testing.T) {
+	c := redistest.Standalone(t)
+	p := "{" + redistest.Prefix(t) + "}"
+	job, set := p+"job", p+"failed"
+	cleanup(t, job, set)
+	ctx := context.Background()
+	if got := findingsOf(t, "LUA103/bad_keep_count.lua", Options{}); strings.Join(got, " ") != "LUA103 LUA102 LUA202" {
+		t.Fatalf("checker: %v", got)
+	}
+	c.HSet(ctx, job, "opts", `{"removeOnFail":3}`)
+	for _, members := range []int{5, 50} {
+		for i := range members {
+			if err := c.ZAdd(ctx, set, redis.Z{Score: float64(i), Member: i}).Err(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		n, err := c.Eval(ctx, caseSource(t, "LUA103/bad_keep_count.lua"), []string{job, set, p + "job:"}).Int()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n != members-3 || c.ZCard(ctx, set).Val() != 3 {
+			t.Errorf("%d members, keep 3: read %d, %d left", members, n, c.ZCard(ctx, set).Val())
+		}
+		c.Del(ctx, set)
+	}
+}

@@ -85,6 +85,9 @@ type value struct {
 	// fromStart: the value is the literal 0 on some path ("local start =
 	// 0; if limit > 0 then start = -limit end").
 	fromStart bool
+	// minus: the value is written as a negative literal or a unary minus
+	// on every path, as a range index counted back from the end is.
+	minus bool
 	// key is the text of strings and literal numbers, as a symbolic key.
 	key slot.Key
 	// cmd is the command whose reply this value is or derives from.
@@ -133,6 +136,7 @@ func join(a, b value) value {
 		a.maybeNil = a.maybeNil || b.maybeNil
 		a.clamped = a.clamped && b.clamped
 		a.fromStart = a.fromStart || b.fromStart
+		a.minus = a.minus && b.minus
 		return a
 	}
 	out := value{kind: kUnknown, src: a.src | b.src, maybeNil: a.maybeNil || b.maybeNil || a.kind == kNil || b.kind == kNil,
@@ -141,6 +145,7 @@ func join(a, b value) value {
 		out.kind = a.kind
 	}
 	out.clamped = a.clamped && b.clamped
+	out.minus = a.minus && b.minus
 	return out
 }
 
