@@ -208,6 +208,21 @@ func (s *sampler) report(topo *topology) *Report {
 		r.PartialReasons = append(r.PartialReasons, e.Error())
 	}
 	s.fill(r, totals)
+	// Empty lists rather than none, so the JSON form has every field.
+	for _, l := range []*[]string{&r.PartialReasons, &r.Warnings} {
+		if *l == nil {
+			*l = []string{}
+		}
+	}
+	if r.Nodes == nil {
+		r.Nodes = []NodeReport{}
+	}
+	if r.Unmatched == nil {
+		r.Unmatched = []PrefixReport{}
+	}
+	if r.Errors == nil {
+		r.Errors = []NodeError{}
+	}
 	return r
 }
 
