@@ -63,6 +63,9 @@ type htmlPage struct {
 	Live          bool
 	Verdicts      []keymap.Verdict
 	Tags          []keymap.TagKind
+	// LiveText is the map's live section as text (the run, hot families,
+	// keys of no family), when live sampling ran.
+	LiveText string
 }
 
 // HTML writes the map as one self-contained page: the families as an SVG
@@ -94,6 +97,13 @@ func HTML(w io.Writer, m *keymap.Map) error {
 	}
 	for _, j := range m.Joint {
 		p.Joint = append(p.Joint, htmlJoint{JointUse: j, Search: searchText(string(j.Kind), j.What, j.Method, string(j.Verdict), strings.Join(j.Rules, " "), strings.Join(j.Families, " "), j.Site.String())})
+	}
+	if t, ok := m.Live.(TextWriter); ok {
+		var b strings.Builder
+		if err := t.WriteText(&b); err != nil {
+			return err
+		}
+		p.LiveText = b.String()
 	}
 	return pageTemplate.Execute(w, p)
 }
