@@ -3,6 +3,7 @@ package keyspace
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -206,6 +207,13 @@ func (s *sampler) report(topo *topology) *Report {
 	for _, e := range r.Errors {
 		r.Partial = true
 		r.PartialReasons = append(r.PartialReasons, e.Error())
+	}
+	for _, n := range s.nodes {
+		if n.unanswered {
+			r.Partial = true
+			e := NodeError{Addr: n.addr, Slots: n.slots, Err: errors.New("no answer before the run ended")}
+			r.PartialReasons = append(r.PartialReasons, e.Error())
+		}
 	}
 	s.fill(r, totals)
 	// Empty lists rather than none, so the JSON form has every field.

@@ -132,7 +132,7 @@ func Run(ctx context.Context, opts Options, m *Matcher) (*Report, error) {
 	defer cancel()
 	topo, err := discover(ctx, &o)
 	if err != nil {
-		if ctx.Err() != nil {
+		if runEnded(ctx) {
 			return nil, fmt.Errorf("before any node answered: %w", stopReason(ctx, parent, o))
 		}
 		return nil, err
@@ -143,7 +143,7 @@ func Run(ctx context.Context, opts Options, m *Matcher) (*Report, error) {
 	}
 	s.run(ctx)
 	rep := s.report(topo)
-	if ctx.Err() != nil {
+	if runEnded(ctx) {
 		rep.Partial = true
 		rep.PartialReasons = append(rep.PartialReasons, stopReason(ctx, parent, o).Error())
 	}
@@ -155,10 +155,10 @@ func stopReason(ctx, parent context.Context, o Options) error {
 	if parent.Err() != nil {
 		return errors.New("interrupted: the report covers the keys sampled until then")
 	}
-	if errors.Is(context.Cause(ctx), ErrTimeBudget) {
-		return fmt.Errorf("the time budget of %v ended the scan", o.TimeBudget)
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, ErrTimeBudget) {
+		return cause
 	}
-	return context.Cause(ctx)
+	return fmt.Errorf("the time budget of %v ended the scan", o.TimeBudget)
 }
 
 type sampler struct {
@@ -181,6 +181,7 @@ type nodeRun struct {
 	sampled     int // keys taken into the sample
 	vanished    int // sampled keys gone before TYPE saw them
 	complete    bool
+	unanswered  bool // the run ended before DBSIZE came back
 	done        atomic.Bool
 	err         error
 	groups      map[groupKey]*acc
@@ -247,6 +248,7 @@ func (n *nodeRun) size(ctx context.Context, o *Options) {
 	})
 	if err != nil {
 		n.fail(ctx, err)
+		n.unanswered = n.err == nil
 		return
 	}
 	n.dbsize = r.db
@@ -281,9 +283,20 @@ func versionAtLeast(v string, major, minor int) bool {
 // fail records a node's error, unless the run itself has ended: then the
 // call failed because of the deadline or the interrupt, not the node.
 func (n *nodeRun) fail(ctx context.Context, err error) {
-	if ctx.Err() == nil {
+	if !runEnded(ctx) {
 		n.err = err
 	}
+}
+
+// runEnded reports whether the run's context is done or past its
+// deadline. A call cut by the run's deadline can return its i/o timeout a
+// moment before the context's own timer marks it done.
+func runEnded(ctx context.Context) bool {
+	if ctx.Err() != nil {
+		return true
+	}
+	d, ok := ctx.Deadline()
+	return ok && !time.Now().Before(d)
 }
 
 // allot spreads the key budget over the nodes in proportion to their
@@ -348,7 +361,7 @@ func (s *sampler) scan(ctx context.Context, n *nodeRun) {
 	taken := map[string]bool{} // SCAN may return a key twice
 	var cursor uint64
 	for n.sampled < n.budget {
-		if ctx.Err() != nil {
+		if runEnded(ctx) {
 			return
 		}
 		remaining := n.budget - n.sampled

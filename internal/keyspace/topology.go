@@ -122,8 +122,8 @@ func discover(ctx context.Context, opts *Options) (*topology, error) {
 		if err == nil {
 			return t, nil
 		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
+		if runEnded(ctx) {
+			return nil, err
 		}
 		errs = append(errs, fmt.Errorf("%s: %w", base.Addr, err))
 	}
