@@ -69,7 +69,7 @@ func newKeysFlagSet(stderr io.Writer) (*flag.FlagSet, *keysFlags) {
 		fmt.Fprintln(stderr, "usage: slotlint keys [flags] PACKAGES...")
 		fmt.Fprintln(stderr, "maps the Redis key families the packages use, the commands, transactions and scripts")
 		fmt.Fprintln(stderr, "that use them together, and the hash tag each group needs on a cluster (docs/keys.md).")
-		fmt.Fprintln(stderr, "exit status: 0 map written, 1 packages could not be loaded (the map has the rest), 2 bad flags.")
+		fmt.Fprintln(stderr, "exit status: 0 map written, 1 packages could not be loaded or a -redis node failed (the map has the rest), 2 bad flags.")
 		fs.PrintDefaults()
 	}
 	return fs, f

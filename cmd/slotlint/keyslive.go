@@ -52,8 +52,8 @@ func (f *liveFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.replica, "replica", false, "with -redis, scan one replica of each shard (READONLY) and never a master; a standalone address must be a replica")
 	fs.Var(&f.budgetKeys, "budget-keys", "with -redis, sample at most `N` keys in all, spread over the masters in proportion to their DBSIZE")
 	fs.Var(&f.budgetTime, "budget-time", "with -redis, stop sampling after this `duration`; the live report is then partial")
-	fs.Var(&f.count, "count", "with -redis, the COUNT of each SCAN call")
-	fs.Var(&f.timeout, "call-timeout", "with -redis, the longest wait for one reply (a `duration`): a slower node is reported and left out")
+	fs.Var(&f.count, "count", "with -redis, the COUNT of each SCAN call: the server visits about `N` buckets per call")
+	fs.Var(&f.timeout, "call-timeout", "with -redis, the longest `duration` to wait for one reply: a slower node is reported and left out")
 	fs.Var(&f.hotShare, "hot-share", "with -redis, flag a family in one slot or shard from this `share` (0-1) of the keys or memory")
 	fs.BoolVar(&f.progress, "progress", false, "with -redis, print progress on standard error every second even when it is not a terminal")
 }
