@@ -131,6 +131,10 @@ func (in *interp) genericFor(s *ast.GenericForStmt) {
 			idx = value{kind: kNumber, src: iterated.src &^ fromWholeRead}
 		}
 	} else {
+		// An iterator a helper builds from the size of a whole read
+		// ("for from, to in batches(#active, 7000)") runs as many passes
+		// as the collection has batches.
+		iterated = in.iteratorOverWhole(s.Exprs)
 		mark := in.mark()
 		in.exprList(s.Exprs)
 		in.release(mark)
@@ -150,6 +154,9 @@ func (in *interp) genericFor(s *ast.GenericForStmt) {
 		}
 	})
 	if !ipairs {
+		if iterated.src&fromWholeRead != 0 && !hasExit(s.Stmts) {
+			in.reportBound(s.Line(), "for", iterated, loop)
+		}
 		return
 	}
 	if hasExit(s.Stmts) && (iterated.src&fromWholeRead == 0 || in.exitsCapped(s.Stmts, s.Names[0])) {
@@ -179,6 +186,32 @@ func (in *interp) genericFor(s *ast.GenericForStmt) {
 		return
 	}
 	in.reportBound(s.Line(), "for", bound, loop)
+}
+
+// iteratorOverWhole returns the value a generic for's iterator call is
+// fed from when one of its arguments is a whole read or its length (a
+// local read as is, or "#name"): looking names up evaluates nothing.
+func (in *interp) iteratorOverWhole(exprs []ast.Expr) value {
+	if len(exprs) != 1 {
+		return value{}
+	}
+	call, ok := exprs[0].(*ast.FuncCallExpr)
+	if !ok || call.Receiver != nil {
+		return value{}
+	}
+	for _, a := range call.Args {
+		if l, ok := a.(*ast.UnaryLenOpExpr); ok {
+			a = l.Expr
+		}
+		id, ok := a.(*ast.IdentExpr)
+		if !ok {
+			continue
+		}
+		if v := in.scope.lookup(id.Value); v != nil && v.val.src&fromWholeRead != 0 {
+			return value{src: fromWholeRead, cmd: v.val.cmd}
+		}
+	}
+	return value{}
 }
 
 // requestData: a table decoded from the request's arguments (ARGV, or a

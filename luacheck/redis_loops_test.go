@@ -180,3 +180,27 @@ func TestRedisKeepCount(t *testing.T) {
 		c.Del(ctx, set)
 	}
 }
+
+// TestRedisBatchesIterator: the batches loop over a whole LRANGE writes
+// every item of the list, in as many passes as it has batches (LUA102).
+func TestRedisBatchesIterator(t *testing.T) {
+	c := redistest.Standalone(t)
+	p := "{" + redistest.Prefix(t) + "}"
+	active, stalled, paged := p+"active", p+"stalled", p+"paged"
+	cleanup(t, active, stalled, paged)
+	ctx := context.Background()
+	items := make([]any, 15000)
+	for i := range items {
+		items[i] = i
+	}
+	if err := c.RPush(ctx, active, items...).Err(); err != nil {
+		t.Fatal(err)
+	}
+	n, err := c.Eval(ctx, caseSource(t, "LUA102/bad_batches_iterator.lua"), []string{active, stalled, paged}).Int()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 15000 || c.SCard(ctx, stalled).Val() != 15000 || c.SCard(ctx, paged).Val() != 1000 {
+		t.Errorf("read %d, marked %d, paged %d", n, c.SCard(ctx, stalled).Val(), c.SCard(ctx, paged).Val())
+	}
+}
