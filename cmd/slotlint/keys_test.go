@@ -27,13 +27,18 @@ func keysJSON(t *testing.T, dir string, args ...string) *keymap.Map {
 }
 
 // TestKeysHasEveryJointFinding runs the analyzer mode and the key map as
-// two processes over the example service and the e2e module: every
-// finding of a rule on joint uses is on a joint use of the map, with its
-// rule ID, at its position.
+// two processes over the example service and the e2e module, with the
+// default rules and with -slotlint.strict (SL1005): every finding of a
+// rule on joint uses is on a joint use of the map, with its rule ID, at
+// its position.
 func TestKeysHasEveryJointFinding(t *testing.T) {
 	bin := sharedBinary(t)
-	for _, dir := range []string{exampleDir, filepath.Join("..", "..", "testdata", "e2e")} {
-		m := keysJSON(t, dir, "./...")
+	for _, run := range []struct{ dir, flag string }{
+		{exampleDir, "-test"}, {exampleDir, "-slotlint.strict"},
+		{filepath.Join("..", "..", "testdata", "e2e"), "-test"},
+	} {
+		dir := run.dir
+		m := keysJSON(t, dir, run.flag, "./...")
 		if m.Version != keymap.SchemaVersion || len(m.Families) == 0 {
 			t.Fatalf("%s: version %d, %d families", dir, m.Version, len(m.Families))
 		}
@@ -43,7 +48,7 @@ func TestKeysHasEveryJointFinding(t *testing.T) {
 				reported[f.Rule+" "+f.Site.String()] = true
 			}
 		}
-		_, stdout, stderr := runIn(t, dir, bin, "./...")
+		_, stdout, stderr := runIn(t, dir, bin, run.flag, "./...")
 		n := 0
 		for line := range strings.Lines(stdout) {
 			// file:line:col: RULE message
