@@ -37,9 +37,10 @@ type violation struct {
 }
 
 const (
-	modulePath = "github.com/slotlint/slotlint"
-	keyexprPkg = modulePath + "/analyzer/internal/keyexpr"
-	slotPkg    = modulePath + "/slot"
+	modulePath  = "github.com/slotlint/slotlint"
+	keyexprPkg  = modulePath + "/analyzer/internal/keyexpr"
+	redisapiPkg = modulePath + "/analyzer/internal/redisapi"
+	slotPkg     = modulePath + "/slot"
 )
 
 var layeringRules = []layeringRule{
@@ -60,6 +61,16 @@ var layeringRules = []layeringRule{
 			}
 			return out
 		},
+	},
+	{
+		// What a Go type means for a command (a pipeline, a transaction
+		// value of a WATCH block, a client of one server) is the front
+		// ends' to say, in the records: a rule that hands redisapi a type
+		// to ask about reads the client's API itself.
+		name:    "rules ask redisapi nothing of a Go type",
+		applies: isRulePackage,
+		check:   typeQueries,
+		bad:     []string{`var t types.Type; _ = redisapi.IsPipeline(t)`},
 	},
 	{
 		// keyexpr owns the identity of a Go key's holes: it builds the IDs
@@ -126,6 +137,33 @@ func TestLayering(t *testing.T) {
 			t.Errorf("rule %q checked no package", r.name)
 		}
 	}
+}
+
+// typeQueries reports calls of a redisapi function that takes a
+// types.Type.
+func typeQueries(pkg *packages.Package) []violation {
+	var out []violation
+	for _, f := range pkg.Syntax {
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fn, ok := typeutil.Callee(pkg.TypesInfo, call).(*types.Func)
+			if !ok || fn.Pkg() == nil || fn.Pkg().Path() != redisapiPkg {
+				return true
+			}
+			params := fn.Type().(*types.Signature).Params()
+			for i := range params.Len() {
+				if n, ok := types.Unalias(params.At(i).Type()).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "go/types" && n.Obj().Name() == "Type" {
+					out = append(out, violation{call, "asks redisapi." + fn.Name() + " about a Go type"})
+					break
+				}
+			}
+			return true
+		})
+	}
+	return out
 }
 
 // oldHoleSyntax matches a string literal written in the text keyexpr once
@@ -250,11 +288,11 @@ func isHoleIDType(t types.Type) bool {
 }
 
 // badPackage type-checks a package holding one function with body, which
-// may use fmt, strings, go/types, slot and keyexpr.
+// may use fmt, strings, go/types, slot, keyexpr and redisapi.
 func badPackage(t *testing.T, loaded map[string]*types.Package, body string) *packages.Package {
 	t.Helper()
-	src := "package bad\n\nimport (\n\t\"fmt\"\n\t\"go/types\"\n\t\"strings\"\n\n\t\"" + keyexprPkg + "\"\n\t\"" + slotPkg + "\"\n)\n\n" +
-		"var _, _, _, _ = fmt.Sprint, strings.HasPrefix, slot.Literal, keyexpr.BraceFree\n\nvar _ *types.Var\n\nfunc f() {\n\t" + body + "\n}\n"
+	src := "package bad\n\nimport (\n\t\"fmt\"\n\t\"go/types\"\n\t\"strings\"\n\n\t\"" + keyexprPkg + "\"\n\t\"" + redisapiPkg + "\"\n\t\"" + slotPkg + "\"\n)\n\n" +
+		"var _, _, _, _, _ = fmt.Sprint, strings.HasPrefix, slot.Literal, keyexpr.BraceFree, redisapi.ImportsClient\n\nvar _ *types.Var\n\nfunc f() {\n\t" + body + "\n}\n"
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "bad.go", src, 0)
 	if err != nil {
@@ -293,7 +331,17 @@ var clientNames = map[string]bool{
 	"DoMulti": true, "Dedicated": true,
 	// slotlint's runtime
 	"Obtain": true, "Release": true,
+	// Client types a call is made on, which the front ends turn into the
+	// records' OnPipeline, OnWatchTx and Tx.OneNode.
+	"Client": true, "ClusterClient": true, "UniversalClient": true, "Tx": true, "Pipeliner": true,
+	"Cmdable": true, "Conn": true,
+	// Methods of a reply value, which redisapi.ReplyMethod names.
+	"Err": true, "Result": true, "Val": true,
 }
+
+// clientPathWords are parts of client libraries' import paths: a rule that
+// matches a path against one decides by the client itself.
+var clientPathWords = []string{"go-redis", "redigo", "rueidis", "valkey"}
 
 // TestLayeringCatches keeps TestLayering able to fail: each way a rule
 // could read a client's call shape is caught, and a message is not.
@@ -311,6 +359,11 @@ func f(a, e *event, fn *types.Func) {
 	_ = fix{Message: "set the TTL in " + a.call.Method}
 	_ = rec{Method: a.call.Method}
 	if fn.Name() == "Sprintf" {}
+	if n.Obj().Name() == "Tx" {}                          // caught
+	if sel.Sel.Name == "Err" || sel.Sel.Name == "Result" {} // caught twice
+	_ = strings.Contains(n.Obj().Pkg().Path(), "go-redis") // caught
+	if p.Path() == "github.com/gomodule/redigo/redis" {}  // caught
+	if fn.Name() == "panic" || n.Obj().Name() == "FS" {}
 }
 `
 	fset := token.NewFileSet()
@@ -322,7 +375,7 @@ func f(a, e *event, fn *types.Func) {
 	for _, u := range methodNameUses(f) {
 		lines[fset.Position(u.at).Line]++
 	}
-	want := map[int]int{4: 2, 5: 1, 6: 1, 7: 1, 8: 2, 9: 1}
+	want := map[int]int{4: 2, 5: 1, 6: 1, 7: 1, 8: 2, 9: 1, 14: 1, 15: 2, 16: 1, 17: 1}
 	for line, n := range want {
 		if lines[line] != n {
 			t.Errorf("line %d: %d uses found, want %d", line, lines[line], n)
@@ -372,7 +425,12 @@ func methodNameUses(f *ast.File) []use {
 		case *ast.BinaryExpr:
 			if n.Op == token.EQL || n.Op == token.NEQ {
 				if name, ok := comparedName(n.X, n.Y, names); ok {
-					out = append(out, use{n.Pos(), "compares " + types.ExprString(n) + ": " + strconv.Quote(name) + " names a client method"})
+					out = append(out, use{n.Pos(), "compares " + types.ExprString(n) + ": " + strconv.Quote(name) + " names a client method or type"})
+				}
+				for _, side := range []ast.Expr{n.X, n.Y} {
+					if s, ok := stringLit(side); ok && clientPath(s) {
+						out = append(out, use{n.Pos(), "compares " + types.ExprString(n) + " with a client path"})
+					}
 				}
 			}
 		case *ast.SwitchStmt:
@@ -390,6 +448,12 @@ func methodNameUses(f *ast.File) []use {
 			if sel, ok := n.Fun.(*ast.SelectorExpr); ok && isIdent(sel.X, "strings") && len(n.Args) == 2 && isNameExpr(n.Args[0], names) {
 				if s, ok := stringLit(n.Args[1]); ok && (clientNames[s] || clientPrefix(s)) {
 					out = append(out, use{n.Pos(), "matches " + types.ExprString(n.Args[0]) + " against " + strconv.Quote(s)})
+				}
+			}
+			// strings.Contains(pkg.Path(), "go-redis") and the like.
+			if sel, ok := n.Fun.(*ast.SelectorExpr); ok && isIdent(sel.X, "strings") && len(n.Args) == 2 {
+				if s, ok := stringLit(n.Args[1]); ok && clientPath(s) {
+					out = append(out, use{n.Pos(), "matches " + types.ExprString(n.Args[0]) + " against the client path " + strconv.Quote(s)})
 				}
 			}
 		}
@@ -452,6 +516,17 @@ func isNameExpr(e ast.Expr, names map[string]bool) bool {
 	}
 	sel, ok := e.(*ast.SelectorExpr)
 	return ok && (sel.Sel.Name == "Name" || sel.Sel.Name == "Method")
+}
+
+// clientPath reports whether s names a client library's import path or
+// part of one.
+func clientPath(s string) bool {
+	for _, w := range clientPathWords {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // clientPrefix reports whether s starts with a client type's name and a

@@ -19,7 +19,7 @@ func (c *checker) lostUpdate() {
 	}
 	for _, f := range c.fns {
 		for _, r := range f.all {
-			if r.kind != read || !(r.direct() || r.returned) || inWatch(r) || onTx(f, r) || underLock(f, r) {
+			if r.kind != read || !(r.direct() || r.returned) || inWatch(r) || onTx(r) || underLock(f, r) {
 				continue
 			}
 			var t *taint
@@ -30,7 +30,7 @@ func (c *checker) lostUpdate() {
 				if r.field != nil && !r.fkey.Equal(w.fkey) {
 					continue
 				}
-				if !f.before(r.at, w.at) || otherClient(f, r, w) || !c.sameKeyAfter(f, r, w) {
+				if !f.before(r.at, w.at) || otherClient(r, w) || !c.sameKeyAfter(f, r, w) {
 					continue
 				}
 				if t == nil {
@@ -90,13 +90,13 @@ func underLock(f *fn, r *event) bool {
 // otherClient reports whether the read and the write go through two
 // different client values (src.Get, dst.Set: a copy between servers).
 // Pipelines and transactions are made from a client and do not count.
-func otherClient(f *fn, r, w *event) bool {
+func otherClient(r, w *event) bool {
 	if !r.direct() || !w.direct() || !sentByReceiver(r.call.Client) || !sentByReceiver(w.call.Client) {
 		return false
 	}
 	rs, ok1 := ast.Unparen(r.at.Fun).(*ast.SelectorExpr)
 	ws, ok2 := ast.Unparen(w.at.Fun).(*ast.SelectorExpr)
-	if !ok1 || !ok2 || redisapi.IsPipeline(f.pass.TypesInfo.TypeOf(rs.X)) || redisapi.IsPipeline(f.pass.TypesInfo.TypeOf(ws.X)) {
+	if !ok1 || !ok2 || r.call.OnPipeline || w.call.OnPipeline {
 		return false
 	}
 	return types.ExprString(rs.X) != types.ExprString(ws.X)
@@ -118,28 +118,12 @@ func watched(tx *redisapi.Tx) bool {
 	return tx != nil && (tx.Watch || len(tx.Watched) > 0 || !tx.WatchComplete)
 }
 
-// onTx reports whether a call is made on a go-redis *Tx. A Tx exists only
-// inside a Watch callback, and its TxPipelined fails when a watched key
-// changed, so a read through it is guarded even where the callback is a
-// function value the analyzer does not connect to its Watch call.
-func onTx(f *fn, e *event) bool {
-	if !e.direct() {
-		return false
-	}
-	sel, ok := ast.Unparen(e.at.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return false
-	}
-	t := f.pass.TypesInfo.TypeOf(sel.X)
-	if t == nil {
-		return false
-	}
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Name() == "Tx" && n.Obj().Pkg() != nil && redisapi.IsGoRedis(n.Obj().Pkg().Path())
-}
+// onTx reports whether a call is made on a transaction value that exists
+// only inside a WATCH block (go-redis's *Tx): its TxPipelined fails when a
+// watched key changed, so a read through it is guarded even where the
+// callback is a function value the analyzer does not connect to its Watch
+// call.
+func onTx(e *event) bool { return e.direct() && e.call.OnWatchTx }
 
 func lostUpdateMessage(r, w *event, byValue, counter bool) string {
 	what := r.key.String()

@@ -5,12 +5,15 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+
+	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
 )
 
 // taint is what holds data read by one GET or HGET inside a function: the
 // read call itself, variables assigned from it (directly, through .Val(),
 // .Result(), .Int64() …, or from other tainted values), and a command
-// variable (cmd := rdb.Get(…)) whose methods other than Err give the data.
+// variable (cmd := rdb.Get(…)) whose methods give the data, but for the
+// one that gives the reply's error alone (redisapi.ReplyErr).
 // Errors are not data: checking one does not make a write depend on the
 // value read.
 type taint struct {
@@ -145,10 +148,12 @@ func (t *taint) find(e ast.Node, skipAbsence bool) bool {
 				return false
 			}
 			if sel, ok := n.Fun.(*ast.SelectorExpr); ok {
-				if sel.Sel.Name == "Err" && ast.Unparen(sel.X) == ast.Expr(t.read) {
+				_, part, isReply := redisapi.ReplyMethod(t.info, n)
+				errOnly := isReply && part == redisapi.ReplyErr
+				if errOnly && ast.Unparen(sel.X) == ast.Expr(t.read) {
 					return false // whether the key exists, not its value
 				}
-				if v := t.varOf(sel.X); v != nil && t.cmds[v] && sel.Sel.Name != "Err" {
+				if v := t.varOf(sel.X); v != nil && t.cmds[v] && !errOnly {
 					found = true
 					return false
 				}

@@ -220,7 +220,8 @@ func (c *checker) availableAt(f *fn, d ast.Expr, p token.Pos) bool {
 }
 
 // statementOf returns the expression statement that is exactly call, or
-// call followed by .Err() or .Result() whose results are dropped.
+// call's reply read for its error or its result (.Err(), .Result()) with
+// the results dropped.
 func (c *checker) statementOf(f *fn, call *ast.CallExpr) ast.Stmt {
 	var found ast.Stmt
 	ast.Inspect(f.body, func(n ast.Node) bool {
@@ -236,8 +237,8 @@ func (c *checker) statementOf(f *fn, call *ast.CallExpr) ast.Stmt {
 		}
 		x := ast.Unparen(s.X)
 		if outer, ok := x.(*ast.CallExpr); ok && outer != call {
-			if sel, ok := outer.Fun.(*ast.SelectorExpr); ok && (sel.Sel.Name == "Err" || sel.Sel.Name == "Result") && len(outer.Args) == 0 {
-				x = ast.Unparen(sel.X)
+			if reply, part, ok := redisapi.ReplyMethod(c.pass.TypesInfo, outer); ok && (part == redisapi.ReplyErr || part == redisapi.ReplyResult) {
+				x = ast.Unparen(reply)
 			}
 		}
 		if x == call {

@@ -3,8 +3,6 @@ package txslot
 import (
 	_ "embed"
 	"go/ast"
-	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -52,7 +50,7 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		if o.Opaque {
-			if k, ok := perElement(res.Keys, keys); ok && mayBeCluster(pass, tx) {
+			if k, ok := perElement(res.Keys, keys); ok && mayBeCluster(tx) {
 				r.Report(rules.TxSlots, k.Expr, nil, "%s transaction queues a command per element: keys %s and %s share a slot only if every key carries one hash tag, which nothing here shows (CROSSSLOT risk on a cluster)",
 					tx.Method, slotcheck.Describe(slotcheck.Key{Elem: k.Elem}, cfg.Slot), slotcheck.Describe(k, cfg.Slot))
 			}
@@ -91,20 +89,6 @@ func perElement(x *keyexpr.Extractor, keys []slotcheck.Key) (slotcheck.Key, bool
 }
 
 // mayBeCluster reports whether the transaction runs on a client that may
-// be a cluster client: anything but go-redis's plain *Client (one node,
-// where every slot is served).
-func mayBeCluster(pass *analysis.Pass, tx *redisapi.Tx) bool {
-	sel, ok := ast.Unparen(tx.Node.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return true
-	}
-	t := pass.TypesInfo.TypeOf(sel.X)
-	if p, ok := types.Unalias(t).(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	if !ok || n.Obj().Pkg() == nil {
-		return true
-	}
-	return !(n.Obj().Name() == "Client" && strings.Contains(n.Obj().Pkg().Path(), "go-redis"))
-}
+// be a cluster client: anything but a client of one server, where every
+// slot is served.
+func mayBeCluster(tx *redisapi.Tx) bool { return !tx.OneNode }

@@ -67,6 +67,7 @@ func collectGoRedis(pass *analysis.Pass, x *keyexpr.Extractor, res *Result) {
 		c.splitter(n.(*ast.CallExpr))
 	})
 	c.storedSplitters(pass.Files)
+	first := len(res.Txs)
 	ins.Preorder([]ast.Node{(*ast.AssignStmt)(nil), (*ast.CallExpr)(nil)}, func(n ast.Node) {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
@@ -76,6 +77,29 @@ func collectGoRedis(pass *analysis.Pass, x *keyexpr.Extractor, res *Result) {
 			c.handOff(n)
 		}
 	})
+	for _, tx := range res.Txs[first:] {
+		tx.OneNode = c.oneNode(tx.Node)
+	}
+}
+
+// oneNode reports whether a transaction's call is made on go-redis's plain
+// Client, a client of one server.
+func (c *collector) oneNode(call *ast.CallExpr) bool {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	return isGoRedisType(c.pass.TypesInfo.TypeOf(sel.X), "Client")
+}
+
+// isGoRedisType reports whether t, or what it points to, is the go-redis
+// type of that name.
+func isGoRedisType(t types.Type, name string) bool {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Name() == name && n.Obj().Pkg() != nil && IsGoRedis(n.Obj().Pkg().Path())
 }
 
 // namedCallback notes a TxPipelined or Watch callback that is a function
@@ -333,6 +357,8 @@ func (c *collector) call(call *ast.CallExpr) {
 	rec.Client = GoRedisClient
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && recv != "Script" {
 		rec.On = sel.X
+		t := c.pass.TypesInfo.TypeOf(sel.X)
+		rec.OnPipeline, rec.OnWatchTx = IsPipeline(t), isGoRedisType(t, "Tx")
 	} else if recv == "Script" && len(args) > 1 {
 		rec.On = args[1] // Script.Run(ctx, c, ...) sends on c
 	}
@@ -589,4 +615,56 @@ func IsPipeline(t types.Type) bool {
 		return true
 	}
 	return false
+}
+
+// ReplyPart is what a method of a command's reply value gives.
+type ReplyPart uint8
+
+const (
+	// ReplyErr is the command's error alone (go-redis's Err): whether the
+	// command failed or the key was missing, not the value.
+	ReplyErr ReplyPart = iota + 1
+	// ReplyResult is the value and the error (go-redis's Result).
+	ReplyResult
+	// ReplyValue is the value in some form (Val, Int64, Scan, …).
+	ReplyValue
+)
+
+// ReplyMethod reports whether call is a method call on the reply value a
+// command returns (a go-redis Cmd, or the Cmder interface), and returns
+// that value's expression and what the method gives.
+func ReplyMethod(info *types.Info, call *ast.CallExpr) (reply ast.Expr, part ReplyPart, ok bool) {
+	sel, isSel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !isSel {
+		return nil, 0, false
+	}
+	fn, isFn := typeutil.Callee(info, call).(*types.Func)
+	if !isFn || fn.Pkg() == nil || !IsGoRedis(fn.Pkg().Path()) {
+		return nil, 0, false
+	}
+	recv := fn.Type().(*types.Signature).Recv()
+	if recv == nil {
+		return nil, 0, false
+	}
+	if name := namedOf(recv.Type()); !strings.HasSuffix(name, "Cmd") && name != "Cmder" {
+		return nil, 0, false
+	}
+	switch fn.Name() {
+	case "Err":
+		return sel.X, ReplyErr, true
+	case "Result":
+		return sel.X, ReplyResult, true
+	}
+	return sel.X, ReplyValue, true
+}
+
+// namedOf is the name of t's named type, or of the one it points to.
+func namedOf(t types.Type) string {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return ""
 }

@@ -172,7 +172,7 @@ func mayHoldTx(t types.Type) bool {
 	if p, ok := types.Unalias(t).(*types.Pointer); ok {
 		t = p.Elem()
 	}
-	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Name() == "Tx" && n.Obj().Pkg() != nil && IsGoRedis(n.Obj().Pkg().Path()) {
+	if isGoRedisType(t, "Tx") {
 		return true
 	}
 	_, ok := t.Underlying().(*types.Interface)

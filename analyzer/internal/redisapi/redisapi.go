@@ -73,6 +73,14 @@ type Call struct {
 	// connection), when the front end can name it: a function sending on a
 	// parameter is summarised for its callers (helpers.go).
 	On ast.Expr
+	// OnPipeline: the command is sent on a pipeline or transaction value
+	// made from a client (go-redis's Pipeliner, Pipeline or Tx), which
+	// sends on that client's connections rather than being a client of its
+	// own. OnWatchTx: that value is one that exists only inside a WATCH
+	// block (go-redis's Tx, given to a Watch callback), whose commands
+	// queued with TxPipelined fail when a watched key changed, whether or
+	// not the callback is seen next to its Watch call.
+	OnPipeline, OnWatchTx bool
 	// Companions are keys the callee derives from one of Keys and needs in
 	// that key's slot: the runtime's lock wake-up list, which shares the
 	// lock key's slot only when the lock key has a hash tag.
@@ -95,8 +103,12 @@ type Tx struct {
 	Method string
 	// Watch: a WATCH block, whose EXEC fails when a watched key changed
 	// (go-redis Watch, or MULTI/EXEC after WATCH).
-	Watch         bool
-	Watched       []keyexpr.Elem
+	Watch   bool
+	Watched []keyexpr.Elem
+	// OneNode: the transaction runs on a client of one server (go-redis's
+	// plain Client), which serves every slot: its keys cannot be refused
+	// with CROSSSLOT.
+	OneNode       bool
 	WatchComplete bool
 	Calls         []*Call
 	body          [2]token.Pos
