@@ -89,6 +89,19 @@ var layeringRules = []layeringRule{
 		},
 	},
 	{
+		// slot.Key answers what its parts make it (Literal, SoleHole,
+		// OnlyHoles, HasHoles); elsewhere a key's parts are walked in
+		// order, never counted or indexed to spell one of those answers
+		// out again.
+		name:    "keys' parts are walked, not counted",
+		applies: func(string) bool { return true },
+		check:   partsCounted,
+		bad: []string{
+			`var k slot.Key; _ = len(k.Parts()) == 1 && k.Parts()[0].Hole != nil`,
+			`var k slot.Key; ps := k.Parts(); _ = ps`,
+		},
+	},
+	{
 		// What one package needs of another it imports; a package that
 		// sets another's variables (a hook set in init) makes the second
 		// depend on the first without importing it.
@@ -158,6 +171,31 @@ func typeQueries(pkg *packages.Package) []violation {
 				if n, ok := types.Unalias(params.At(i).Type()).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "go/types" && n.Obj().Name() == "Type" {
 					out = append(out, violation{call, "asks redisapi." + fn.Name() + " about a Go type"})
 					break
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// partsCounted reports each call of slot.Key's Parts that is not the
+// range expression of a for statement.
+func partsCounted(pkg *packages.Package) []violation {
+	var out []violation
+	for _, f := range pkg.Syntax {
+		ranged := map[ast.Expr]bool{}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.RangeStmt:
+				ranged[ast.Unparen(n.X)] = true
+			case *ast.CallExpr:
+				fn, ok := typeutil.Callee(pkg.TypesInfo, n).(*types.Func)
+				if !ok || fn.Name() != "Parts" || fn.Pkg() == nil || fn.Pkg().Path() != slotPkg || ranged[n] {
+					return true
+				}
+				if recv := fn.Type().(*types.Signature).Recv(); recv != nil && types.TypeString(recv.Type(), nil) == slotPkg+".Key" {
+					out = append(out, violation{n, "reads " + types.ExprString(n) + " other than by walking it"})
 				}
 			}
 			return true

@@ -102,6 +102,17 @@ func (k Key) SoleHole() (Hole, bool) {
 	return Hole{}, false
 }
 
+// OnlyHoles reports whether the key is made of holes alone, one or more,
+// with no literal text: unknown text as a whole.
+func (k Key) OnlyHoles() bool {
+	for _, p := range k.parts {
+		if p.Hole == nil {
+			return false
+		}
+	}
+	return len(k.parts) > 0
+}
+
 // HasHoles reports whether some part of the key is unknown.
 func (k Key) HasHoles() bool {
 	for _, p := range k.parts {

@@ -245,3 +245,22 @@ func TestSoleHole(t *testing.T) {
 		}
 	}
 }
+
+func TestOnlyHoles(t *testing.T) {
+	for _, c := range []struct {
+		k    Key
+		want bool
+	}{
+		{h("id"), true},
+		{k(h("a"), h("b")), true},
+		{k(h("a"), "", h("b")), true},
+		{k("user:", h("id")), false},
+		{k(h("id"), ":x"), false},
+		{k("user:1"), false},
+		{Key{}, false},
+	} {
+		if got := c.k.OnlyHoles(); got != c.want {
+			t.Errorf("%s.OnlyHoles() = %v, want %v", c.k, got, c.want)
+		}
+	}
+}

@@ -85,15 +85,15 @@ func count(k slot.Key, id slot.HoleID) int {
 
 // isHole reports whether e is exactly the shared value.
 func isHole(res *redisapi.Result, e ast.Expr, id slot.HoleID) bool {
-	parts := res.Keys.Key(e).Parts()
-	return len(parts) == 1 && parts[0].Hole != nil && parts[0].Hole.ID == id
+	h, ok := res.Keys.Key(e).SoleHole()
+	return ok && h.ID == id
 }
 
 // isFormatted reports whether the shared value is e printed by a verb,
 // such as the decimal text of an int.
 func isFormatted(res *redisapi.Result, e ast.Expr, id slot.HoleID) bool {
-	parts := res.Keys.Key(e).Parts()
-	return len(parts) == 1 && parts[0].Hole != nil && keyexpr.Prints(id, parts[0].Hole.ID)
+	h, ok := res.Keys.Key(e).SoleHole()
+	return ok && keyexpr.Prints(id, h.ID)
 }
 
 // wrap returns the edits that put {} around the shared value in e.

@@ -271,9 +271,9 @@ func (c *checker) describe(b *callerBinding) string {
 // caller that does not, if any.
 func (c *checker) judgeFurther(st *site, key slot.Key, anchor keyexpr.Elem) (at string, quiet bool) {
 	pairs := [][2]slot.Key{{key, anchor.Key}}
-	if parts := anchor.Key.Parts(); len(parts) == 1 && parts[0].Hole != nil {
+	if h, ok := anchor.Key.SoleHole(); ok {
 		if vals, ok := c.x.Values(anchor.Expr); ok {
-			id := parts[0].Hole.ID
+			id := h.ID
 			pairs = pairs[:0]
 			for _, v := range vals {
 				vk := c.x.Key(v)

@@ -390,7 +390,7 @@ func (c *checker) judge(st *site, s *script, f luacheck.Finding, bound map[slot.
 		return
 	}
 	detail := "shares no hash tag with " + anchorLabel
-	if opaque(anchor.Key) {
+	if anchor.Key.OnlyHoles() {
 		// A key passed in whole: whoever built it decides its tag.
 		detail = fmt.Sprintf("shares the slot of %s only if %s carries a hash tag, which nothing here shows", anchorLabel, types.ExprString(anchor.Expr))
 	}
@@ -435,17 +435,6 @@ func (c *checker) bindings(call *redisapi.Call, st *site) map[slot.HoleID]keyexp
 		}
 	}
 	return out
-}
-
-// opaque reports whether a key is an unknown value as a whole.
-func opaque(k slot.Key) bool {
-	parts := k.Parts()
-	for _, p := range parts {
-		if p.Hole == nil {
-			return false
-		}
-	}
-	return len(parts) > 0
 }
 
 // keyCount is the number of keys a call passes, when known.

@@ -384,13 +384,12 @@ func (x *Extractor) fieldValue(e *ast.SelectorExpr, f *types.Var, ev *env, depth
 	if !ok {
 		return slot.Key{}, false
 	}
-	base := x.key(e.X, ev, depth).Parts()
 	var baseID HoleID
 	var baseLabel string
 	var pos token.Pos
-	if len(base) == 1 && base[0].Hole != nil && isOwn(*base[0].Hole) {
-		baseID, _ = idOf(*base[0].Hole)
-		baseLabel, pos = base[0].Hole.Label, x.holePos[baseID]
+	if base, ok := x.key(e.X, ev, depth).SoleHole(); ok && isOwn(base) {
+		baseID, _ = idOf(base)
+		baseLabel, pos = base.Label, x.holePos[baseID]
 	} else {
 		baseID, baseLabel, pos = uniqueID(e.X.Pos()), label(e.X), e.X.Pos()
 		x.holePos[baseID] = pos

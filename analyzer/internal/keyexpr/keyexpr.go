@@ -224,12 +224,11 @@ func (x *Extractor) key(e ast.Expr, ev *env, depth int) slot.Key {
 						return k
 					}
 				}
-				base := x.key(e.X, ev, depth)
-				if hs := base.Parts(); len(hs) == 1 && hs[0].Hole != nil {
-					if baseID, ok := idOf(*hs[0].Hole); ok {
+				if h, ok := x.key(e.X, ev, depth).SoleHole(); ok {
+					if baseID, ok := idOf(h); ok {
 						id := fieldID(baseID, e.Sel.Name)
 						x.holeObj[id] = sel.Obj()
-						return x.hole(id, hs[0].Hole.Label+"."+e.Sel.Name, x.holePos[baseID])
+						return x.hole(id, h.Label+"."+e.Sel.Name, x.holePos[baseID])
 					}
 				}
 			}
@@ -304,7 +303,7 @@ func (x *Extractor) write(v *types.Var, w *assign, ev *env, depth int) slot.Key 
 	k := x.key(w.rhs, ev, depth)
 	// A key that is just an unknown value still names this variable: two
 	// reads of a variable assigned once are the same value.
-	if parts := k.Parts(); len(parts) == 1 && parts[0].Hole != nil && isUniqueHole(*parts[0].Hole) {
+	if h, ok := k.SoleHole(); ok && isUniqueHole(h) {
 		if len(x.flowFacts().writes[v]) == 1 {
 			return x.varHole(v, v.Pos())
 		}
@@ -315,11 +314,9 @@ func (x *Extractor) write(v *types.Var, w *assign, ev *env, depth int) slot.Key 
 // valueID names a non-string value (an int id) for the holes of its
 // formatted text; false when the value is not one stable thing.
 func (x *Extractor) valueID(e ast.Expr, ev *env, depth int) (HoleID, string, token.Pos, bool) {
-	k := x.key(e, ev, depth)
-	parts := k.Parts()
-	if len(parts) == 1 && parts[0].Hole != nil {
-		if id, ok := idOf(*parts[0].Hole); ok {
-			return id, parts[0].Hole.Label, x.holePos[id], true
+	if h, ok := x.key(e, ev, depth).SoleHole(); ok {
+		if id, ok := idOf(h); ok {
+			return id, h.Label, x.holePos[id], true
 		}
 	}
 	return HoleID{}, "", token.NoPos, false
@@ -600,11 +597,11 @@ func (x *Extractor) bindReceiver(h HoleID, lbl string, fn *types.Func, call *ast
 	if sig == nil || sig.Recv() == nil {
 		return slot.Key{}, false
 	}
-	base := x.key(sel.X, ev, depth).Parts()
-	if len(base) != 1 || base[0].Hole == nil {
+	base, ok := x.key(sel.X, ev, depth).SoleHole()
+	if !ok {
 		return slot.Key{}, false
 	}
-	baseID, ok := idOf(*base[0].Hole)
+	baseID, ok := idOf(base)
 	if !ok || baseID.isUnique() {
 		return slot.Key{}, false
 	}
@@ -613,7 +610,7 @@ func (x *Extractor) bindReceiver(h HoleID, lbl string, fn *types.Func, call *ast
 		return slot.Key{}, false
 	}
 	if rest, ok := strings.CutPrefix(lbl, sig.Recv().Name()); ok {
-		lbl = base[0].Hole.Label + rest
+		lbl = base.Label + rest
 	}
 	return x.hole(id, lbl, x.holePos[baseID]), true
 }
