@@ -18,6 +18,8 @@ const maxCallers = 64
 // callerIndex finds the functions that enclose script calls and the
 // static calls of each function in the package.
 type callerIndex struct {
+	// decls are the package's function declarations, from keyexpr's
+	// index, in source order.
 	decls []*ast.FuncDecl
 	calls map[*types.Func][]*ast.CallExpr
 	// escaped functions are used other than by calling them (a method
@@ -36,13 +38,12 @@ func (c *checker) callerIndex() *callerIndex {
 	}
 	info := c.pass.TypesInfo
 	ix := &callerIndex{calls: map[*types.Func][]*ast.CallExpr{}, escaped: map[*types.Func]bool{}, ifaceNames: map[string]bool{}}
+	decls, order := c.x.FuncDecls()
+	for _, fn := range order {
+		ix.decls = append(ix.decls, decls[fn])
+	}
 	called := map[*ast.Ident]bool{}
 	for _, f := range c.pass.Files {
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-				ix.decls = append(ix.decls, fd)
-			}
-		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.CallExpr:
