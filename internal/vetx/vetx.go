@@ -36,6 +36,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/unitchecker"
+
+	"github.com/slotlint/slotlint/internal/stdlib"
 	"golang.org/x/tools/go/gcexportdata"
 )
 
@@ -105,14 +107,6 @@ const vetxMagic = "vetx"
 // BENCHMARKS.md has the measurement.
 const vetGCPercent = 400
 
-// isStandard: the package has no module and its import path's first
-// element has no dot, the test keyexpr uses to export no facts for it.
-// (The config's Standard map covers the package's imports, not itself.)
-func isStandard(cfg *vetConfig) bool {
-	first, _, _ := strings.Cut(cfg.ImportPath, "/")
-	return cfg.ModulePath == "" && !strings.Contains(first, ".")
-}
-
 // Answer answers go vet's request for one package the cheap way when it
 // can: the types alone for a standard-library or client package (and an
 // empty result if the package is a vet target), or only the fact
@@ -137,7 +131,9 @@ func Answer(args []string, suite Suite) (bool, int) {
 	if json.Unmarshal(data, cfg) != nil || cfg.VetxOutput == "" {
 		return false, 0
 	}
-	typesOnly := isStandard(cfg) || suite.TypesOnly(cfg.ImportPath)
+	// The test keyexpr uses to export no facts for a package. (The
+	// config's Standard map covers the package's imports, not itself.)
+	typesOnly := stdlib.IsStandard(cfg.ImportPath, cfg.ModulePath) || suite.TypesOnly(cfg.ImportPath)
 	switch {
 	case cfg.VetxOnly && !typesOnly:
 		// Only the facts are wanted: run just the analyzers that make them.

@@ -16,24 +16,9 @@ import (
 
 	"golang.org/x/tools/go/gcexportdata"
 	"golang.org/x/tools/go/packages"
-)
 
-func TestIsStandard(t *testing.T) {
-	cases := []struct {
-		importPath, modulePath string
-		want                   bool
-	}{
-		{"net/http", "", true},
-		{"vendor/golang.org/x/net/idna", "", true},
-		{"github.com/redis/go-redis/v9", "github.com/redis/go-redis/v9", false},
-		{"shop/cart", "shop", false}, // a module path without a dot
-	}
-	for _, c := range cases {
-		if got := isStandard(&vetConfig{ImportPath: c.importPath, ModulePath: c.modulePath}); got != c.want {
-			t.Errorf("isStandard(%q in module %q) = %v, want %v", c.importPath, c.modulePath, got, c.want)
-		}
-	}
-}
+	"github.com/slotlint/slotlint/internal/stdlib"
+)
 
 // TestStandardVetxKeepsExportedAPI builds the vetx files of standard
 // packages and all their dependencies with the shortcut, from configs made
@@ -114,7 +99,7 @@ func standardVetConfigs(t testing.TB, roots []string, vetx map[string]string, wo
 		for from, to := range p.ImportMap {
 			cfg.ImportMap[from] = to
 		}
-		if !isStandard(cfg) {
+		if !stdlib.IsStandard(cfg.ImportPath, cfg.ModulePath) {
 			t.Fatalf("%s is not standard by the shortcut's test", p.ImportPath)
 		}
 		vetx[p.ImportPath] = filepath.Join(work, strings.ReplaceAll(p.ImportPath, "/", "_")+".vetx")

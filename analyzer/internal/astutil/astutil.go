@@ -7,10 +7,11 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/slotlint/slotlint/internal/stdlib"
 )
 
 // AssignedIn reports whether an expression matching is is assigned or
@@ -64,14 +65,13 @@ func ConstInt(info *types.Info, e ast.Expr) (int, bool) {
 }
 
 // IsStandard reports whether the pass's package is in the standard
-// library: it has no module and its import path's first element has no
-// dot. internal/vetx applies the same test to go vet's configuration.
+// library, by the test internal/vetx applies to go vet's configuration.
 func IsStandard(pass *analysis.Pass) bool {
-	if pass.Module != nil && pass.Module.Path != "" {
-		return false
+	module := ""
+	if pass.Module != nil {
+		module = pass.Module.Path
 	}
-	first, _, _ := strings.Cut(pass.Pkg.Path(), "/")
-	return !strings.Contains(first, ".")
+	return stdlib.IsStandard(pass.Pkg.Path(), module)
 }
 
 // EnclosingFunc returns the innermost function declaration or literal
