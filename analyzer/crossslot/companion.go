@@ -129,13 +129,23 @@ func keyArgs(pass *analysis.Pass, res *redisapi.Result, e ast.Expr) ([]string, b
 	default:
 		return nil, false
 	}
-	if _, isConst := astutil.ConstString(pass.TypesInfo, id); isConst || !isStringType(pass.TypesInfo.TypeOf(id)) {
+	t := pass.TypesInfo.TypeOf(id)
+	if _, isConst := astutil.ConstString(pass.TypesInfo, id); isConst || t == nil || !astutil.IsString(t) {
 		return nil, false
 	}
 	if !strings.HasSuffix(before, ":") || strings.ContainsAny(before+after, "{}") || after != "" && !strings.HasPrefix(after, ":") {
 		return nil, false
 	}
-	return keyParts(strings.TrimSuffix(before, ":"), types.ExprString(id), strings.TrimPrefix(after, ":"))
+	idText := types.ExprString(id)
+	if !types.Identical(t, types.Typ[types.String]) {
+		// A named string type: runtime.Key takes a string. One with
+		// methods may print otherwise with %s (a String method).
+		if types.NewMethodSet(t).Len() > 0 {
+			return nil, false
+		}
+		idText = "string(" + idText + ")"
+	}
+	return keyParts(strings.TrimSuffix(before, ":"), idText, strings.TrimPrefix(after, ":"))
 }
 
 // keyParts is runtime.Key's argument list: the family, the id (in Go
@@ -161,11 +171,6 @@ func flattenAdd(e ast.Expr, ops *[]ast.Expr) bool {
 	}
 	*ops = append(*ops, e)
 	return true
-}
-
-func isStringType(t types.Type) bool {
-	b, ok := t.(*types.Basic)
-	return ok && b.Kind() == types.String
 }
 
 // runtimeName is the name the file holding pos imports the runtime under,
