@@ -76,6 +76,7 @@ var clientSuites = []struct {
 			{crossslot.Analyzer, []string{"./crossslot"}},
 			{txslot.Analyzer, []string{"./txslot"}},
 			{scriptkeys.Analyzer, []string{"./scripts"}},
+			{luascript.Analyzer, []string{"./lua"}},
 			{lockcheck.Analyzer, []string{"./lockcheck"}},
 		},
 		clean: "./clean",

@@ -36,7 +36,7 @@ type frontEnd struct {
 var frontEnds = []frontEnd{
 	{name: "go-redis", roots: goRedisPaths, collect: collectGoRedis, defines: goRedisScript},
 	{name: "redigo", roots: redigoPaths, collect: collectRedigo, defines: redigoScript},
-	{name: "rueidis", roots: rueidisPaths, collect: collectRueidis},
+	{name: "rueidis", roots: rueidisPaths, collect: collectRueidis, defines: rueidisScript},
 	// The runtime is checked itself (its calls of go-redis), so no package
 	// counts as the client's own; collectRuntime skips the runtime's.
 	{name: "runtime", roots: runtimePaths, collect: collectRuntime, layered: true},

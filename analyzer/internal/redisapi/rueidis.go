@@ -475,11 +475,14 @@ func (c *rueidisCollector) luaSource(e ast.Expr) (ast.Expr, bool) {
 		e = ast.Unparen(e)
 		if call, ok := e.(*ast.CallExpr); ok {
 			fn, ok := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
-			if !ok || fn.Pkg() == nil || !isRueidis(fn.Pkg().Path()) ||
-				!strings.HasPrefix(fn.Name(), "NewLuaScript") || len(call.Args) == 0 {
+			if !ok || fn.Pkg() == nil || !isRueidis(fn.Pkg().Path()) {
 				return nil, false
 			}
-			return call.Args[0], strings.Contains(fn.Name(), "ReadOnly")
+			text, _, ok := rueidisScript(fn, call)
+			if !ok {
+				return nil, false
+			}
+			return text, strings.Contains(fn.Name(), "ReadOnly")
 		}
 		if o := c.x.Origin(e); o != e {
 			e = o

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
 )
@@ -62,6 +63,15 @@ func goRedisScript(fn *types.Func, call *ast.CallExpr) (ast.Expr, bool, bool) {
 		return call.Args[0], false, true
 	case (name == "FunctionLoad" || name == "FunctionLoadReplace") && len(call.Args) == 2:
 		return call.Args[1], true, true
+	}
+	return nil, false, false
+}
+
+// rueidisScript: NewLuaScript(src, ...) and its variants (ReadOnly, NoSha,
+// Retryable) make a *Lua, in rueidis and valkey-go alike.
+func rueidisScript(fn *types.Func, call *ast.CallExpr) (ast.Expr, bool, bool) {
+	if strings.HasPrefix(fn.Name(), "NewLuaScript") && fn.Type().(*types.Signature).Recv() == nil && len(call.Args) >= 1 {
+		return call.Args[0], false, true
 	}
 	return nil, false, false
 }

@@ -33,3 +33,11 @@ func argv(ctx context.Context, c rueidis.Client, id string) {
 	counter.Exec(ctx, c, []string{"stats:{" + id + "}:hits"}, []string{"stats:{" + id + "}"})
 	c.Do(ctx, c.B().Eval().Script(counterSrc).Numkeys(1).Key("s:{"+id+"}").Arg("t:"+id).Build()) // want `with this call's ARGV\[1\] = "t:" \+ id`
 }
+
+// Scripts are checked where they are made, run or not, as go-redis's and
+// redigo's are.
+var unused = rueidis.NewLuaScript(`return redis.call('DEL', KEYS[1]`) // want `syntax error at the end of the script`
+
+func notRun() *rueidis.Lua {
+	return rueidis.NewLuaScriptReadOnlyNoSha(`print('x') return redis.call('GET', KEYS[1])`) // want `global print does not exist`
+}
