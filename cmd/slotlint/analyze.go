@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/analysis/multichecker"
+	"golang.org/x/tools/go/packages"
 
 	"github.com/slotlint/slotlint/analyzer"
 	"github.com/slotlint/slotlint/analyzer/config"
@@ -103,6 +105,7 @@ func runAnalyzer(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	switch {
 	case f.json:
+		explainLoadFailures(graph)
 		if err := graph.PrintJSON(stdout); err != nil {
 			fmt.Fprintf(stderr, "slotlint: %v\n", err)
 			return exitNoLoad
@@ -138,7 +141,7 @@ func analysisFailed(graph *checker.Graph, stderr io.Writer) bool {
 	failed := false
 	seen := map[string]bool{}
 	for act := range graph.All() {
-		if act.Err == nil || len(act.Package.Errors) > 0 || dependsOnBroken(act) {
+		if act.Err == nil || broken(act.Package) || dependsOnBroken(act) {
 			continue
 		}
 		msg := act.Err.Error()
@@ -151,11 +154,87 @@ func analysisFailed(graph *checker.Graph, stderr io.Writer) bool {
 	return failed
 }
 
+// explainLoadFailures rewrites, for -json, the errors of the analyses
+// that failed because a package does not compile: checker calls them
+// "analysis skipped due to errors in package" and "failed prerequisites:"
+// followed by the internal analyzers in between. A root analysis gets the
+// cause instead, the first error of the package that does not compile,
+// with its position; the others, analyzers the user did not ask for and
+// the analyses of dependencies, print no error of their own.
+func explainLoadFailures(graph *checker.Graph) {
+	cause := map[*checker.Action]error{}
+	for act := range graph.All() {
+		if act.Err == nil || !broken(act.Package) && !dependsOnBroken(act) {
+			continue
+		}
+		cause[act] = nil
+		if act.IsRoot {
+			cause[act] = loadCause(act)
+		}
+	}
+	for act, err := range cause {
+		act.Err = err
+	}
+}
+
+// loadCause is why act could not run: the first error of its package, or
+// of a package it depends on that does not compile.
+func loadCause(act *checker.Action) error {
+	if p := firstBroken(act.Package, map[*packages.Package]bool{}); p != nil {
+		return compileError(p, act.Package)
+	}
+	for _, dep := range act.Deps {
+		if dep.Err == nil || !broken(dep.Package) && !dependsOnBroken(dep) {
+			continue
+		}
+		if p := firstBroken(dep.Package, map[*packages.Package]bool{}); p != nil {
+			return compileError(p, act.Package)
+		}
+	}
+	return act.Err
+}
+
+// broken reports whether a package, or one it imports, does not compile.
+func broken(p *packages.Package) bool { return len(p.Errors) > 0 || p.IllTyped }
+
+// firstBroken is p, or the first package in p's imports (in import path
+// order, depth first) with errors of its own; nil when none has.
+func firstBroken(p *packages.Package, seen map[*packages.Package]bool) *packages.Package {
+	if seen[p] || !broken(p) {
+		return nil
+	}
+	seen[p] = true
+	if len(p.Errors) > 0 {
+		return p
+	}
+	for _, path := range slices.Sorted(maps.Keys(p.Imports)) {
+		if q := firstBroken(p.Imports[path], seen); q != nil {
+			return q
+		}
+	}
+	return nil
+}
+
+// compileError names the first error of p, which does not compile, as the
+// reason the analysis of from failed.
+func compileError(p, from *packages.Package) error {
+	msg := p.Errors[0].Error()
+	if n := len(p.Errors) - 1; n == 1 {
+		msg += " (and 1 more error)"
+	} else if n > 1 {
+		msg += fmt.Sprintf(" (and %d more errors)", n)
+	}
+	if p != from {
+		msg = "imports " + p.PkgPath + ", which does not compile: " + msg
+	}
+	return errors.New(msg)
+}
+
 // dependsOnBroken reports whether an action failed because an action it
-// needs failed on a package with load errors.
+// needs failed on a package that does not compile.
 func dependsOnBroken(act *checker.Action) bool {
 	for _, dep := range act.Deps {
-		if dep.Err != nil && (len(dep.Package.Errors) > 0 || dependsOnBroken(dep)) {
+		if dep.Err != nil && (broken(dep.Package) || dependsOnBroken(dep)) {
 			return true
 		}
 	}

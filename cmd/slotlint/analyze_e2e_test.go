@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/slotlint/slotlint/analyzer"
 )
 
 var (
@@ -223,6 +225,65 @@ func TestEndToEndTypeErrors(t *testing.T) {
 		if !strings.Contains(out, "undefined: undefinedName") {
 			t.Errorf("%v: the type error is not reported:\n%s", args, out)
 		}
+	}
+}
+
+// TestEndToEndTypeErrorsJSON: with -json, each rule's entry for a package
+// that does not compile, or that imports one, names the cause, the first
+// type error with its position, and nothing of the analyzers the rules
+// are built on.
+func TestEndToEndTypeErrorsJSON(t *testing.T) {
+	bin := sharedBinary(t)
+	dir := t.TempDir()
+	src := filepath.Join("..", "..", "testdata", "e2e-broken")
+	for _, f := range []string{"go.mod", "go.sum", "broken.go"} {
+		b, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "user"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	user := "package user\n\nimport \"example.com/broken\"\n\nvar _ = broken.Bad\n"
+	if err := os.WriteFile(filepath.Join(dir, "user", "user.go"), []byte(user), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runIn(t, dir, bin, "-json", "./...")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s%s", code, stdout, stderr)
+	}
+	if strings.Contains(stderr, "analysis skipped") {
+		t.Errorf("stderr repeats the checker's errors:\n%s", stderr)
+	}
+	var tree map[string]map[string]struct {
+		Error string `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &tree); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	cause := regexp.MustCompile(`broken\.go:11:30: undefined: undefinedName \(and 1 more error\)$`)
+	for _, pkg := range []string{"example.com/broken", "example.com/broken/user"} {
+		entries := tree[pkg]
+		for _, a := range analyzer.Analyzers() {
+			e, ok := entries[a.Name]
+			if !ok || !cause.MatchString(e.Error) {
+				t.Errorf("%s: %s: error %q, want the type error", pkg, a.Name, e.Error)
+			}
+			if want := "imports example.com/broken, which does not compile: "; pkg == "example.com/broken/user" && !strings.HasPrefix(e.Error, want) {
+				t.Errorf("%s: %s: error %q, want it to start %q", pkg, a.Name, e.Error, want)
+			}
+			delete(entries, a.Name)
+		}
+		for name, e := range entries {
+			t.Errorf("%s: entry for %s, not a rule of the suite: %q", pkg, name, e.Error)
+		}
+	}
+	if strings.Contains(stdout, "prerequisites") {
+		t.Errorf("the output names failed prerequisites:\n%s", stdout)
 	}
 }
 
