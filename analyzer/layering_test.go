@@ -102,6 +102,16 @@ var layeringRules = []layeringRule{
 		},
 	},
 	{
+		// keyexpr indexes the package's function declarations once, in
+		// source order (Extractor.FuncDecls); redisapi's helper summaries,
+		// lockcheck and luascript read that index rather than each walking
+		// the files' declarations for their own.
+		name:    "function declarations come from keyexpr's index",
+		applies: func(path string) bool { return path != keyexprPkg },
+		check:   declWalks,
+		bad:     []string{`var f *ast.File; for _, d := range f.Decls { _, _ = d.(*ast.FuncDecl) }`},
+	},
+	{
 		// What one package needs of another it imports; a package that
 		// sets another's variables (a hook set in init) makes the second
 		// depend on the first without importing it.
@@ -197,6 +207,38 @@ func partsCounted(pkg *packages.Package) []violation {
 				if recv := fn.Type().(*types.Signature).Recv(); recv != nil && types.TypeString(recv.Type(), nil) == slotPkg+".Key" {
 					out = append(out, violation{n, "reads " + types.ExprString(n) + " other than by walking it"})
 				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// declWalks reports each range over an *ast.File's Decls whose body
+// looks for function declarations.
+func declWalks(pkg *packages.Package) []violation {
+	var out []violation
+	for _, f := range pkg.Syntax {
+		ast.Inspect(f, func(n ast.Node) bool {
+			rs, ok := n.(*ast.RangeStmt)
+			if !ok {
+				return true
+			}
+			sel, ok := ast.Unparen(rs.X).(*ast.SelectorExpr)
+			if !ok || sel.Sel.Name != "Decls" || types.TypeString(pkg.TypesInfo.TypeOf(sel.X), nil) != "*go/ast.File" {
+				return true
+			}
+			// A walk for declarations of other kinds (package variables)
+			// names no FuncDecl.
+			funcs := false
+			ast.Inspect(rs.Body, func(m ast.Node) bool {
+				if sel, ok := m.(*ast.SelectorExpr); ok && sel.Sel.Name == "FuncDecl" {
+					funcs = true
+				}
+				return !funcs
+			})
+			if funcs {
+				out = append(out, violation{rs, "walks a file's declarations for functions"})
 			}
 			return true
 		})
@@ -326,11 +368,11 @@ func isHoleIDType(t types.Type) bool {
 }
 
 // badPackage type-checks a package holding one function with body, which
-// may use fmt, strings, go/types, slot, keyexpr and redisapi.
+// may use fmt, strings, go/ast, go/types, slot, keyexpr and redisapi.
 func badPackage(t *testing.T, loaded map[string]*types.Package, body string) *packages.Package {
 	t.Helper()
-	src := "package bad\n\nimport (\n\t\"fmt\"\n\t\"go/types\"\n\t\"strings\"\n\n\t\"" + keyexprPkg + "\"\n\t\"" + redisapiPkg + "\"\n\t\"" + slotPkg + "\"\n)\n\n" +
-		"var _, _, _, _, _ = fmt.Sprint, strings.HasPrefix, slot.Literal, keyexpr.BraceFree, redisapi.ImportsClient\n\nvar _ *types.Var\n\nfunc f() {\n\t" + body + "\n}\n"
+	src := "package bad\n\nimport (\n\t\"fmt\"\n\t\"go/ast\"\n\t\"go/types\"\n\t\"strings\"\n\n\t\"" + keyexprPkg + "\"\n\t\"" + redisapiPkg + "\"\n\t\"" + slotPkg + "\"\n)\n\n" +
+		"var _, _, _, _, _ = fmt.Sprint, strings.HasPrefix, slot.Literal, keyexpr.BraceFree, redisapi.ImportsClient\n\nvar _ *types.Var\n\nvar _ ast.Node\n\nfunc f() {\n\t" + body + "\n}\n"
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "bad.go", src, 0)
 	if err != nil {

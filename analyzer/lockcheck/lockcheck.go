@@ -82,63 +82,56 @@ var lockNames = map[string]bool{
 // their calls of package functions.
 func (c *checker) collect(byNode map[*ast.CallExpr]*redisapi.Call) {
 	c.h = &helpers{pass: c.pass, x: c.x, decls: map[*types.Func]*fn{}, events: map[*types.Func][]*event{}, busy: map[*types.Func]bool{}, returns: map[*event]bool{}}
-	for _, file := range c.pass.Files {
-		for _, d := range file.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
-			top := &fn{pass: c.pass, body: fd.Body, typ: fd.Type}
-			if obj, ok := c.pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
-				top.decl = obj
-				c.h.decls[obj] = top
-			}
-			c.fns = append(c.fns, top)
-			stack := []*fn{top}
-			callbacks := map[*ast.FuncLit]callback{}
-			var nodes []ast.Node
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				if n == nil {
-					if _, ok := nodes[len(nodes)-1].(*ast.FuncLit); ok {
-						stack = stack[:len(stack)-1]
-					}
-					nodes = nodes[:len(nodes)-1]
-					return true
+	decls, order := c.x.FuncDecls()
+	for _, obj := range order {
+		fd := decls[obj]
+		top := &fn{pass: c.pass, body: fd.Body, typ: fd.Type, decl: obj}
+		c.h.decls[obj] = top
+		c.fns = append(c.fns, top)
+		stack := []*fn{top}
+		callbacks := map[*ast.FuncLit]callback{}
+		var nodes []ast.Node
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			if n == nil {
+				if _, ok := nodes[len(nodes)-1].(*ast.FuncLit); ok {
+					stack = stack[:len(stack)-1]
 				}
-				nodes = append(nodes, n)
-				cur := stack[len(stack)-1]
-				switch n := n.(type) {
-				case *ast.FuncLit:
-					lit := &fn{pass: c.pass, body: n.Body, typ: n.Type}
-					if cb, ok := callbacks[n]; ok {
-						lit.callback, lit.callbackFn = cb.call, cb.fn
-					}
-					cur.lits = append(cur.lits, lit)
-					c.fns = append(c.fns, lit)
-					stack = append(stack, lit)
-				case *ast.CallExpr:
-					callee, _ := typeutil.Callee(c.pass.TypesInfo, n).(*types.Func)
-					if callee != nil && redisapi.RunsPipelineBody(callee) {
-						for _, a := range n.Args {
-							if lit, ok := ast.Unparen(a).(*ast.FuncLit); ok {
-								callbacks[lit] = callback{n, callee}
-							}
-						}
-					}
-					if call, ok := byNode[n]; ok {
-						cur.events = append(cur.events, classify(c.x, call)...)
-					} else if callee != nil {
-						if callee.Pkg() == c.pass.Pkg {
-							cur.calls = append(cur.calls, n)
-						}
-						if lockNames[callee.Name()] && (callee.Pkg() == nil || callee.Pkg().Path() != "sync") {
-							cur.locks = append(cur.locks, n)
-						}
-					}
-				}
+				nodes = nodes[:len(nodes)-1]
 				return true
-			})
-		}
+			}
+			nodes = append(nodes, n)
+			cur := stack[len(stack)-1]
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				lit := &fn{pass: c.pass, body: n.Body, typ: n.Type}
+				if cb, ok := callbacks[n]; ok {
+					lit.callback, lit.callbackFn = cb.call, cb.fn
+				}
+				cur.lits = append(cur.lits, lit)
+				c.fns = append(c.fns, lit)
+				stack = append(stack, lit)
+			case *ast.CallExpr:
+				callee, _ := typeutil.Callee(c.pass.TypesInfo, n).(*types.Func)
+				if callee != nil && redisapi.RunsPipelineBody(callee) {
+					for _, a := range n.Args {
+						if lit, ok := ast.Unparen(a).(*ast.FuncLit); ok {
+							callbacks[lit] = callback{n, callee}
+						}
+					}
+				}
+				if call, ok := byNode[n]; ok {
+					cur.events = append(cur.events, classify(c.x, call)...)
+				} else if callee != nil {
+					if callee.Pkg() == c.pass.Pkg {
+						cur.calls = append(cur.calls, n)
+					}
+					if lockNames[callee.Name()] && (callee.Pkg() == nil || callee.Pkg().Path() != "sync") {
+						cur.locks = append(cur.locks, n)
+					}
+				}
+			}
+			return true
+		})
 	}
 	for _, f := range c.fns {
 		f.all = append(f.all, f.events...)
