@@ -99,6 +99,7 @@ var layeringRules = []layeringRule{
 		bad: []string{
 			`var k slot.Key; _ = len(k.Parts()) == 1 && k.Parts()[0].Hole != nil`,
 			`var k slot.Key; ps := k.Parts(); _ = ps`,
+			`var k slot.Key; _ = make([]int, len(k.Parts())) == nil || len(k.Parts()) > 1`,
 		},
 	},
 	{
@@ -190,28 +191,56 @@ func typeQueries(pkg *packages.Package) []violation {
 }
 
 // partsCounted reports each call of slot.Key's Parts that is not the
-// range expression of a for statement.
+// range expression of a for statement, nor the length of a slice made for
+// the parts (make(T, 0, len(k.Parts()))).
 func partsCounted(pkg *packages.Package) []violation {
 	var out []violation
 	for _, f := range pkg.Syntax {
-		ranged := map[ast.Expr]bool{}
+		var stack []ast.Node
 		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.RangeStmt:
-				ranged[ast.Unparen(n.X)] = true
-			case *ast.CallExpr:
-				fn, ok := typeutil.Callee(pkg.TypesInfo, n).(*types.Func)
-				if !ok || fn.Name() != "Parts" || fn.Pkg() == nil || fn.Pkg().Path() != slotPkg || ranged[n] {
-					return true
-				}
-				if recv := fn.Type().(*types.Signature).Recv(); recv != nil && types.TypeString(recv.Type(), nil) == slotPkg+".Key" {
-					out = append(out, violation{n, "reads " + types.ExprString(n) + " other than by walking it"})
-				}
+			if n == nil {
+				stack = stack[:len(stack)-1]
+				return true
 			}
+			defer func() { stack = append(stack, n) }()
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fn, ok := typeutil.Callee(pkg.TypesInfo, call).(*types.Func)
+			if !ok || fn.Name() != "Parts" || fn.Pkg() == nil || fn.Pkg().Path() != slotPkg {
+				return true
+			}
+			if recv := fn.Type().(*types.Signature).Recv(); recv == nil || types.TypeString(recv.Type(), nil) != slotPkg+".Key" {
+				return true
+			}
+			if walked(stack, call) {
+				return true
+			}
+			out = append(out, violation{call, "reads " + types.ExprString(call) + " other than by walking it"})
 			return true
 		})
 	}
 	return out
+}
+
+// walked reports whether a Parts call, whose parents stack holds
+// (innermost last), is a range expression or a capacity given to make.
+func walked(stack []ast.Node, call ast.Expr) bool {
+	if len(stack) == 0 {
+		return false
+	}
+	switch p := stack[len(stack)-1].(type) {
+	case *ast.RangeStmt:
+		return p.X == call
+	case *ast.CallExpr:
+		if !isIdent(p.Fun, "len") || len(stack) < 2 {
+			return false
+		}
+		mk, ok := stack[len(stack)-2].(*ast.CallExpr)
+		return ok && isIdent(mk.Fun, "make")
+	}
+	return false
 }
 
 // declWalks reports each range over an *ast.File's Decls whose body
