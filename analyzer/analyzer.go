@@ -17,13 +17,16 @@
 //     rule, for hand-rolled locks and lost updates; luascript (SL1201,
 //     SL1202) for Lua scripts held in Go and their calls;
 //   - internal/keyexpr: Go expressions to symbolic keys (slot.Key), with
-//     key-builder facts across packages;
+//     key-builder facts across packages, and the index of the package's
+//     function declarations every analyzer reads (TestLayering);
 //   - internal/redisapi: Redis calls as "command + keys" records (with
 //     SET's options, values, fields, ARGV) and the scripts a package
 //     makes, the only thing rules read; one front end per client library
 //     (goredis.go, redigo.go, rueidis.go, listed in frontends.go), and a
-//     new client is a new front end there. Rules switch on the command,
-//     never on a client's method names (TestLayering);
+//     new client is a new front end there. Rules switch on the command
+//     and the records' fields (the value a call is sent on, a
+//     transaction's client, which method of a reply is read), never on a
+//     client's method or type names (TestLayering);
 //   - internal/slotcheck: relating the keys of one command, transaction or
 //     script call, and the wording of the finding;
 //   - groundtruth: the rules' labels checked against a real cluster.
