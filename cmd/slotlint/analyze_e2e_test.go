@@ -58,19 +58,54 @@ func sharedBinary(t *testing.T) string {
 // (module mode, no workspace) and returns its exit code and output.
 func runIn(t *testing.T, dir string, name string, args ...string) (int, string, string) {
 	t.Helper()
+	r := runCommand(dir, name, args...)
+	if r.err != nil {
+		t.Fatalf("%s %v: %v", name, args, r.err)
+	}
+	return r.code, r.stdout, r.stderr
+}
+
+// runResult is what runCommand returns: the exit code and output of a command,
+// or why it could not be started.
+type runResult struct {
+	code           int
+	stdout, stderr string
+	err            error
+}
+
+// runCommand runs name with args in dir, as runIn does.
+func runCommand(dir string, name string, args ...string) runResult {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=", "GO111MODULE=on")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
-	code := 0
+	r := runResult{stdout: stdout.String(), stderr: withoutDownloads(stderr.String())}
 	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
+		r.code = ee.ExitCode()
 	} else if err != nil {
-		t.Fatalf("%s %v: %v", name, args, err)
+		r.err = err
 	}
-	return code, stdout.String(), withoutDownloads(stderr.String())
+	return r
+}
+
+// sharedRuns holds the runs of runShared: directory and arguments ->
+// func() runResult.
+var sharedRuns sync.Map
+
+// runShared is runIn for a run that writes no file, made once per test
+// binary for the same directory and arguments: the tests that check
+// different things of the same output share one analysis of the module.
+func runShared(t *testing.T, dir string, name string, args ...string) (int, string, string) {
+	t.Helper()
+	key := strings.Join(append([]string{dir, name}, args...), "\x00")
+	once, _ := sharedRuns.LoadOrStore(key, sync.OnceValue(func() runResult { return runCommand(dir, name, args...) }))
+	r := once.(func() runResult)()
+	if r.err != nil {
+		t.Fatalf("%s %v: %v", name, args, r.err)
+	}
+	return r.code, r.stdout, r.stderr
 }
 
 // withoutDownloads drops the go command's "go: downloading" lines: on a
@@ -149,7 +184,7 @@ func TestEndToEnd(t *testing.T) {
 	dir := filepath.Join("..", "..", "testdata", "e2e")
 	want := e2eWant()
 
-	code, stdout, stderr := runIn(t, dir, bin, "./...")
+	code, stdout, stderr := runShared(t, dir, bin, "./...")
 	if code != 3 {
 		t.Fatalf("slotlint ./...: exit %d, want 3 (findings)\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
@@ -158,7 +193,7 @@ func TestEndToEnd(t *testing.T) {
 		t.Errorf("slotlint ./... findings:\n%s\nwant:\n%s", strings.Join(direct, "\n"), strings.Join(want, "\n"))
 	}
 
-	code, stdout, stderr = runIn(t, dir, "go", "vet", "-vettool="+bin, "./...")
+	code, stdout, stderr = runShared(t, dir, "go", "vet", "-vettool="+bin, "./...")
 	if code == 0 {
 		t.Fatalf("go vet -vettool: exit 0, want failure\n%s%s", stdout, stderr)
 	}
@@ -178,7 +213,9 @@ func TestEndToEnd(t *testing.T) {
 func TestEndToEndJSON(t *testing.T) {
 	bin := sharedBinary(t)
 	dir := filepath.Join("..", "..", "testdata", "e2e")
-	code, stdout, stderr := runIn(t, dir, bin, "-json", "./app")
+	// The run of TestEndToEndBoolFlags that prints JSON: -json spelled
+	// beside -sarif=false (TestBoolFlags parses -json alone).
+	code, stdout, stderr := runShared(t, dir, bin, "-sarif=false", "-json", "./app")
 	if code != 0 {
 		t.Fatalf("slotlint -json: exit %d\n%s", code, stderr)
 	}
@@ -361,9 +398,10 @@ func TestEndToEndFlags(t *testing.T) {
 		{[]string{"-slotlint.strict"}, strictLine, ""},
 		{[]string{"-slotlint.disable=SL1001,SL1101"}, "", "count:a"},
 	} {
-		_, stdout, stderr := runIn(t, dir, bin, append(tt.flags, "./...")...)
+		// Without flags, the runs of TestEndToEnd.
+		_, stdout, stderr := runShared(t, dir, bin, append(tt.flags, "./...")...)
 		direct := findings(t, dir, stdout+stderr)
-		_, stdout, stderr = runIn(t, dir, "go", append(append([]string{"vet", "-vettool=" + bin}, tt.flags...), "./...")...)
+		_, stdout, stderr = runShared(t, dir, "go", append(append([]string{"vet", "-vettool=" + bin}, tt.flags...), "./...")...)
 		vet := findings(t, dir, stdout+stderr)
 		if strings.Join(vet, "\n") != strings.Join(direct, "\n") {
 			t.Errorf("flags %v: go vet and direct runs differ:\nvet:\n%s\ndirect:\n%s", tt.flags, strings.Join(vet, "\n"), strings.Join(direct, "\n"))

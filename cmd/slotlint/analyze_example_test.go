@@ -208,15 +208,22 @@ func TestExampleShowsEveryRule(t *testing.T) {
 	}
 
 	// The quick start runs without -slotlint.strict: the same findings but
-	// SL1005's.
+	// SL1005's. Its text output (the run TestReadmeQuickStart compares
+	// with the README) names each finding's file, line, rule and message.
 	var strict, quick []string
 	for _, f := range found {
 		if f.analyzer != "" && f.rule != "SL1005" {
 			strict = append(strict, f.String())
 		}
 	}
-	for _, f := range exampleGoFindings(t, bin) {
-		quick = append(quick, f.String())
+	code, stdout, stderr = runShared(t, exampleDir, bin, "./...")
+	if code != 3 {
+		t.Fatalf("slotlint ./...: exit %d, want 3 (findings)\n%s", code, stderr)
+	}
+	for _, l := range findings(t, exampleDir, stdout+stderr) {
+		// file:line:col: RULE message, as exampleFinding prints it.
+		m := findingLine.FindStringSubmatch(l)
+		quick = append(quick, m[1]+":"+m[2]+": "+m[4])
 	}
 	if strings.Join(sorted(quick), "\n") != strings.Join(sorted(strict), "\n") {
 		t.Errorf("without -slotlint.strict:\n%s\nwant the strict run's findings but SL1005:\n%s", strings.Join(sorted(quick), "\n"), strings.Join(sorted(strict), "\n"))
@@ -288,7 +295,8 @@ func TestReadmeQuickStart(t *testing.T) {
 		{"cd examples/shop && go tool slotlint ./...", []string{"./..."}, 3},
 		{"go tool slotlint lua -keys-from-name lua", []string{"lua", "-keys-from-name", "lua"}, 1},
 	} {
-		code, stdout, stderr := runIn(t, exampleDir, bin, tt.args...)
+		// The Go run is TestExampleShowsEveryRule's too.
+		code, stdout, stderr := runShared(t, exampleDir, bin, tt.args...)
 		if code != tt.code {
 			t.Errorf("slotlint %s: exit %d, want %d\n%s", strings.Join(tt.args, " "), code, tt.code, stderr)
 		}

@@ -84,7 +84,8 @@ func TestEndToEndBoolFlags(t *testing.T) {
 			continue
 		}
 		ran[tt.format] = true
-		code, stdout, stderr := runIn(t, dir, bin, append(slices.Clone(tt.flags), "./app")...)
+		// The JSON run is TestEndToEndJSON's too.
+		code, stdout, stderr := runShared(t, dir, bin, append(slices.Clone(tt.flags), "./app")...)
 		if code != tt.code || !output[tt.format](stdout+stderr) {
 			t.Errorf("slotlint %s ./app: exit %d (want %d), output not %s:\nstdout:\n%s\nstderr:\n%s", strings.Join(tt.flags, " "), code, tt.code, tt.format, stdout, stderr)
 		}
