@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,12 +25,18 @@ var (
 	binErr  error
 )
 
-// TestMain removes the binary sharedBinary built: it lives outside any
-// test's temporary directory, so that every test can use it.
+// TestMain removes the binary sharedBinary built and the hooks
+// repository and pre-commit home of sharedPreCommit: they live outside any
+// test's temporary directory, so that every test can use them.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if binDir != "" {
-		os.RemoveAll(binDir)
+	for _, dir := range []string{binDir, preCommitDir} {
+		if dir != "" {
+			if err := os.RemoveAll(dir); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				code = 1
+			}
+		}
 	}
 	os.Exit(code)
 }

@@ -54,7 +54,7 @@ func setDiff(got, want []string) string {
 func TestChannelsAgree(t *testing.T) {
 	integration(t)
 	gcl := golangciBinary(t)
-	tryRepo := preCommitTryRepo(t)
+	runHooks := preCommitRun(t)
 	bin := sharedBinary(t)
 
 	repo := t.TempDir()
@@ -102,9 +102,9 @@ func TestChannelsAgree(t *testing.T) {
 		t.Errorf("golangci-lint run (slotlint plugin) against slotlint ./...:\n%s", d)
 	}
 
-	code, out := tryRepo(repo)
+	code, out := runHooks(repo)
 	if code == 0 {
-		t.Errorf("pre-commit try-repo: exit 0, want failure\n%s", out)
+		t.Errorf("pre-commit run: exit 0, want failure\n%s", out)
 	}
 	if d := setDiff(findings(t, repo, out), direct); d != "" {
 		t.Errorf("pre-commit hook slotlint against slotlint ./...:\n%s\noutput:\n%s", d, out)

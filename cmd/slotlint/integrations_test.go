@@ -2,12 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/slotlint/slotlint/analyzer"
@@ -259,9 +262,17 @@ func Load(ctx context.Context, rdb *redis.Client) {
 }
 
 // shadowRepo commits this checkout's working tree (tracked and untracked,
-// not ignored files) to a new git repository, the state pre-commit's
-// try-repo must install: try-repo itself only carries tracked changes.
+// not ignored files) to a new git repository, the state pre-commit must
+// install: a hooks repository is taken at a commit.
 func shadowRepo(t *testing.T) string {
+	t.Helper()
+	dst := t.TempDir()
+	shadowRepoIn(t, dst)
+	return dst
+}
+
+// shadowRepoIn is shadowRepo into the empty directory dst.
+func shadowRepoIn(t *testing.T, dst string) {
 	t.Helper()
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -271,7 +282,6 @@ func shadowRepo(t *testing.T) string {
 	if err != nil {
 		t.Fatalf("git ls-files: %v", err)
 	}
-	dst := t.TempDir()
 	for _, name := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
 		b, err := os.ReadFile(filepath.Join(root, name))
 		if os.IsNotExist(err) {
@@ -290,7 +300,6 @@ func shadowRepo(t *testing.T) string {
 	git(t, dst, "init", "-q")
 	git(t, dst, "add", "-A")
 	git(t, dst, "commit", "-q", "-m", "working tree")
-	return dst
 }
 
 func git(t *testing.T, dir string, args ...string) {
@@ -302,16 +311,75 @@ func git(t *testing.T, dir string, args ...string) {
 	}
 }
 
-// preCommitTryRepo returns a function that runs both hooks of this
-// checkout's .pre-commit-hooks.yaml with the real pre-commit (try-repo,
-// which builds slotlint with go install) on all files of a git
+var (
+	preCommitOnce  sync.Once
+	preCommitDir   string // removed by TestMain
+	preCommitReady bool
+)
+
+// hookID is an entry of .pre-commit-hooks.yaml.
+var hookID = regexp.MustCompile(`(?m)^- id: (\S+)$`)
+
+// sharedPreCommit returns the .pre-commit-config.yaml and PRE_COMMIT_HOME
+// that every run of pre-commit in the test binary uses: the config names
+// every hook of this checkout's .pre-commit-hooks.yaml, from a commit of
+// the working tree (shadowRepo), as a user's config names them from a
+// tag. pre-commit installs them, a go install of slotlint from a path it
+// has not built before, on the first run and reuses its installation for
+// the same repository and revision afterwards. (pre-commit try-repo
+// would install them again on every run, into a store of its own.)
+func sharedPreCommit(t *testing.T) (config, home string) {
+	t.Helper()
+	preCommitOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "slotlint-precommit")
+		if err != nil {
+			t.Fatal(err)
+		}
+		preCommitDir = dir
+		hooks := filepath.Join(dir, "hooks")
+		for _, d := range []string{hooks, filepath.Join(dir, "home")} {
+			if err := os.Mkdir(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		shadowRepoIn(t, hooks)
+		rev, err := exec.Command("git", "-C", hooks, "rev-parse", "HEAD").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		manifest, err := os.ReadFile(filepath.Join(hooks, ".pre-commit-hooks.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := fmt.Sprintf("repos:\n  - repo: %s\n    rev: %s\n    hooks:\n", hooks, strings.TrimSpace(string(rev)))
+		ids := hookID.FindAllSubmatch(manifest, -1)
+		if len(ids) < 2 {
+			t.Fatalf(".pre-commit-hooks.yaml: %d hooks, want slotlint's and slotlint-lua's", len(ids))
+		}
+		for _, id := range ids {
+			cfg += "      - id: " + string(id[1]) + "\n"
+		}
+		if err := os.WriteFile(filepath.Join(dir, "config.yaml"), []byte(cfg), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		preCommitReady = true
+	})
+	if !preCommitReady {
+		t.Fatal("the shared hooks repository could not be made (see the first test that asked for it)")
+	}
+	return filepath.Join(preCommitDir, "config.yaml"), filepath.Join(preCommitDir, "home")
+}
+
+// preCommitRun returns a function that runs every hook of this checkout's
+// .pre-commit-hooks.yaml with the real pre-commit (pre-commit run, which
+// builds slotlint with go install on its first run) on all files of a git
 // repository, and returns the exit status and output.
-func preCommitTryRepo(t *testing.T) func(repo string) (int, string) {
+func preCommitRun(t *testing.T) func(repo string) (int, string) {
 	t.Helper()
 	if _, err := exec.LookPath("pre-commit"); err != nil {
 		missingTool(t, "pre-commit is not installed (apt-get install pre-commit)")
 	}
-	hooks := shadowRepo(t)
+	config, home := sharedPreCommit(t)
 	gomodcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
 	if err != nil {
 		t.Fatal(err)
@@ -319,12 +387,12 @@ func preCommitTryRepo(t *testing.T) func(repo string) (int, string) {
 	modCache := strings.TrimSpace(string(gomodcache))
 	return func(repo string) (int, string) {
 		// --all-files checks what is committed and staged alike.
-		cmd := exec.Command("pre-commit", "try-repo", hooks, "--all-files", "--color=never", "--verbose")
+		cmd := exec.Command("pre-commit", "run", "--config", config, "--all-files", "--color=never", "--verbose")
 		cmd.Dir = repo
 		// pre-commit gives go install a GOPATH of its own; the module
 		// cache stays the one this test runs with, so the hooks build
 		// from the modules already downloaded.
-		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-buildvcs=false", "GOMODCACHE="+modCache, "PRE_COMMIT_HOME="+t.TempDir())
+		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-buildvcs=false", "GOMODCACHE="+modCache, "PRE_COMMIT_HOME="+home)
 		out, err := cmd.CombinedOutput()
 		code := 0
 		if ee, ok := err.(*exec.ExitError); ok {
@@ -342,7 +410,7 @@ func preCommitTryRepo(t *testing.T) func(repo string) (int, string) {
 // other channels' in TestChannelsAgree.)
 func TestPreCommitHooks(t *testing.T) {
 	integration(t)
-	tryRepo := preCommitTryRepo(t)
+	runHooks := preCommitRun(t)
 	badLua := "local v = redis.call('GET', 'config:limit')\nreturn v\n"
 	goodLua := "local v = redis.call('GET', KEYS[1])\nreturn v\n"
 	badLuaFinding := `scripts/bad.lua:1:22: LUA201 GET key "config:limit" (slot 14853) is a literal, not passed in KEYS`
@@ -378,9 +446,9 @@ func Names(ctx context.Context, rdb *redis.Client, id string) {
 		})
 		git(t, repo, "init", "-q")
 		git(t, repo, "add", "-A")
-		code, out := tryRepo(repo)
+		code, out := runHooks(repo)
 		if code == 0 {
-			t.Fatalf("pre-commit try-repo on bad files: exit 0, want failure\n%s", out)
+			t.Fatalf("pre-commit run on bad files: exit 0, want failure\n%s", out)
 		}
 		for _, want := range []string{
 			`app/bad.go:10:2: SL1001 MGET keys "count:a" (slot 9931) and "count:b" (slot 5800) are in different slots`,
@@ -405,8 +473,8 @@ func Names(ctx context.Context, rdb *redis.Client, id string) {
 			}
 		}
 		git(t, repo, "add", "-A")
-		if code, out := tryRepo(repo); code != 0 {
-			t.Errorf("pre-commit try-repo after the fix: exit %d, want 0\n%s", code, out)
+		if code, out := runHooks(repo); code != 0 {
+			t.Errorf("pre-commit run after the fix: exit %d, want 0\n%s", code, out)
 		}
 	})
 }
