@@ -26,7 +26,16 @@ test:
 # BENCHMARKS.md, "How long make test takes"). go test prints each package's
 # output as one block, so the lines do not interleave within a package.
 check:
-	@$(MAKE) --no-print-directory -j3 --output-sync=line go-test-race go-test-norace check-serial
+	@$(MAKE) --no-print-directory -j3 --output-sync=line timed-go-test-race timed-go-test-norace timed-check-serial
+
+# timed-TARGET makes TARGET and prints how long it took, wall and CPU (its
+# processes and theirs): the line that ends last is the one to shorten.
+timed-%:
+	@if [ -x /usr/bin/time ]; then \
+		/usr/bin/time -f "make check: $* took %e s wall, %U s user + %S s system" $(MAKE) --no-print-directory $*; \
+	else \
+		$(MAKE) --no-print-directory $*; \
+	fi
 
 check-serial:
 	@$(MAKE) --no-print-directory lint
