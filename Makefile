@@ -90,7 +90,7 @@ fuzz:
 
 # golangci-lint with the plugin and pre-commit, the real tools.
 integration:
-	scripts/test-integrations
+	TESTTIMEOUT=$(TESTTIMEOUT) scripts/test-integrations
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
