@@ -45,10 +45,10 @@ func keysMatching(t testing.TB, rdb redis.UniversalClient, pattern string) []str
 // obtain attempt with token, then BLPOP on a connection of its own, in the
 // background. It returns the queue's gen and the ticket the waiter is woken
 // with ("" when the BLPOP failed, already reported).
-func queueWaiter(t *testing.T, rdb redis.UniversalClient, key, fence, wake, token string) (gen int64, ticket <-chan string) {
+func queueWaiter(t *testing.T, rdb redis.UniversalClient, key, fence, wake, token, name string) (gen int64, ticket <-chan string) {
 	t.Helper()
 	ctx := context.Background()
-	conn := newClient(t, rdb)
+	conn := newNamedClient(t, rdb, name)
 	r, err := conn.EvalSha(ctx, obtainScript.SHA1(), []string{key, fence}, token, 10000, "0", 0).Result()
 	must(t, err)
 	v, err := parseObtainReply(r)
@@ -152,7 +152,7 @@ func TestHandoffToDeadWaiter(t *testing.T) {
 		must(t, err)
 
 		// The dead waiter takes the ticket and never claims.
-		_, ticket := queueWaiter(t, rdb, key, fence, wake, "dead-token")
+		_, ticket := queueWaiter(t, rdb, key, fence, wake, "dead-token", "")
 		time.Sleep(100 * time.Millisecond)
 
 		released := time.Now()
@@ -213,12 +213,16 @@ func TestHandoffKeepsPlaceBehindReservation(t *testing.T) {
 		key := Key("keepplace", tagged(t), "lock")
 		fence, wake, err := lockKeys(key)
 		must(t, err)
-		newLocker := func() *Client { return New(newClient(t, rdb), &Options{HandoffWindow: window}) }
+		// The test's clients carry one name, so that waitBlocked counts
+		// them only: other packages' tests block in BLPOP on the shared
+		// servers too, and counting theirs let B's BLPOP go before R's.
+		name := fmt.Sprintf("keepplace-%d", time.Now().UnixNano())
+		newLocker := func() *Client { return New(newNamedClient(t, rdb, name), &Options{HandoffWindow: window}) }
 		holder, err := newLocker().Obtain(ctx, key, 10*time.Second, nil)
 		must(t, err)
 
 		// D, the claimant, queues first.
-		gen, ticket := queueWaiter(t, rdb, key, fence, wake, "d-token")
+		gen, ticket := queueWaiter(t, rdb, key, fence, wake, "d-token", name)
 		time.Sleep(50 * time.Millisecond)
 
 		var mu sync.Mutex
@@ -259,7 +263,7 @@ func TestHandoffKeepsPlaceBehindReservation(t *testing.T) {
 			}
 		}
 		// waitBlocked waits until the server holding the wake-up list has at
-		// least n clients blocked in BLPOP. A waiter counted in the queue
+		// least n of the test's clients blocked in BLPOP. A waiter counted in the queue
 		// calls BLPOP just after, from its own goroutine, and the hand-off
 		// goes in the order of those calls: a fixed sleep let a loaded
 		// machine call B's before R's.
@@ -273,12 +277,16 @@ func TestHandoffKeepsPlaceBehindReservation(t *testing.T) {
 			t.Helper()
 			deadline := time.Now().Add(5 * time.Second)
 			for {
-				info, err := node.Info(ctx, "clients").Result()
+				list, err := node.ClientList(ctx).Result()
 				must(t, err)
 				var got int
-				for line := range strings.Lines(info) {
-					if v, ok := strings.CutPrefix(strings.TrimSpace(line), "blocked_clients:"); ok {
-						got, _ = strconv.Atoi(v)
+				for line := range strings.Lines(list) {
+					fields := strings.Fields(line)
+					if slices.Contains(fields, "name="+name) && slices.Contains(fields, "cmd=blpop") && slices.ContainsFunc(fields, func(f string) bool {
+						flags, ok := strings.CutPrefix(f, "flags=")
+						return ok && strings.Contains(flags, "b")
+					}) {
+						got++
 					}
 				}
 				if got >= n {

@@ -39,14 +39,22 @@ func volumeTest(t *testing.T) {
 // servers, with its own connections, standing in for another process.
 func newClient(t testing.TB, rdb redis.UniversalClient) redis.UniversalClient {
 	t.Helper()
+	return newNamedClient(t, rdb, "")
+}
+
+// newNamedClient is newClient whose connections carry a client name (CLIENT
+// SETNAME), so that a test can find its own clients in CLIENT LIST among
+// those of the other packages' tests on the shared servers.
+func newNamedClient(t testing.TB, rdb redis.UniversalClient, name string) redis.UniversalClient {
+	t.Helper()
 	var c redis.UniversalClient
 	switch r := rdb.(type) {
 	case *redis.ClusterClient:
-		c = redis.NewClusterClient(&redis.ClusterOptions{Addrs: r.Options().Addrs})
+		c = redis.NewClusterClient(&redis.ClusterOptions{Addrs: r.Options().Addrs, ClientName: name})
 	case *redis.Client:
-		c = redis.NewClient(&redis.Options{Addr: r.Options().Addr})
+		c = redis.NewClient(&redis.Options{Addr: r.Options().Addr, ClientName: name})
 	default:
-		t.Fatalf("newClient: %T is neither a client nor a cluster client", rdb)
+		t.Fatalf("newNamedClient: %T is neither a client nor a cluster client", rdb)
 	}
 	t.Cleanup(func() { c.Close() })
 	return c
