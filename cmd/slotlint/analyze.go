@@ -61,20 +61,8 @@ func runAnalyzer(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return runVet(args, stdout) // vet.go
 	}
 	fs, f := newAnalyzeFlagSet(stderr)
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return exitClean
-		}
-		return exitUsage
-	}
-	// Rule flags are checked once, before any package is loaded.
-	if _, err := config.New(config.Current); err != nil {
-		var unknown *config.RuleError
-		if errors.As(err, &unknown) {
-			unknown.Setting = "-slotlint." + unknown.Setting
-		}
-		fmt.Fprintln(stderr, err)
-		return exitUsage
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
 	}
 	if f.json && f.sarif {
 		fmt.Fprintln(stderr, "slotlint: -json and -sarif are two output formats: choose one")
@@ -319,4 +307,26 @@ func withRuleIDs(list []*analysis.Analyzer) []*analysis.Analyzer {
 func runMultichecker(args []string, analyzers []*analysis.Analyzer) {
 	os.Args = append([]string{os.Args[0]}, args...)
 	multichecker.Main(analyzers...)
+}
+
+// parseFlags parses the flags of a mode that runs the rules, and checks the
+// rule flags (-slotlint.…) once, before any package is loaded. When it
+// returns false the mode ends with code: -help is a clean exit, anything
+// else a usage error, said on stderr.
+func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok bool) {
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return exitClean, false
+		}
+		return exitUsage, false
+	}
+	if _, err := config.New(config.Current); err != nil {
+		var unknown *config.RuleError
+		if errors.As(err, &unknown) {
+			unknown.Setting = "-slotlint." + unknown.Setting
+		}
+		fmt.Fprintln(stderr, err)
+		return exitUsage, false
+	}
+	return 0, true
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -77,19 +76,8 @@ func newKeysFlagSet(stderr io.Writer) (*flag.FlagSet, *keysFlags) {
 
 func runKeys(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs, f := newKeysFlagSet(stderr)
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return exitClean
-		}
-		return exitUsage
-	}
-	if _, err := config.New(config.Current); err != nil {
-		var unknown *config.RuleError
-		if errors.As(err, &unknown) {
-			unknown.Setting = "-slotlint." + unknown.Setting
-		}
-		fmt.Fprintln(stderr, err)
-		return exitUsage
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
 	}
 	if f.json && f.dot {
 		fmt.Fprintln(stderr, "slotlint keys: -json and -dot are two output formats: choose one")
