@@ -407,23 +407,22 @@ func TestDeadMaster(t *testing.T) {
 		defer cl.Masters[1].Resume(t)
 		// The paused master is the first seed: discovery moves on to the next.
 		seeds := []string{cl.Masters[1].Addr, cl.Masters[0].Addr}
-		start := time.Now()
-		r, err := Run(ctx, Options{Seeds: seeds, CallTimeout: 300 * time.Millisecond, TimeBudget: 20 * time.Second}, shopFamilies())
+		r, err := Run(ctx, Options{Seeds: seeds, CallTimeout: 300 * time.Millisecond, TimeBudget: 5 * time.Minute}, shopFamilies())
 		if err != nil {
 			t.Fatal(err)
 		}
 		check(t, r, 1)
-		// Each call is bounded by the call timeout, so the run ends long
-		// before its time budget; a generous bound, not a measurement.
-		if el := time.Since(start); el > 15*time.Second {
-			t.Errorf("the run took %v", el)
+		// Each call to the paused master ends at the call timeout, so the
+		// run ends by itself: had a call waited, only the time budget
+		// would have ended it, and the report would say so.
+		if reasons := strings.Join(r.PartialReasons, ";"); strings.Contains(reasons, "time budget") {
+			t.Errorf("the time budget ended the run: a call to the paused master did not end at its timeout (%s)", reasons)
 		}
 	})
 
 	t.Run("time budget", func(t *testing.T) {
 		cl.Masters[1].Pause(t)
 		defer cl.Masters[1].Resume(t)
-		start := time.Now()
 		r, err := Run(ctx, Options{Seeds: []string{cl.Masters[0].Addr}, CallTimeout: time.Minute, TimeBudget: time.Second}, shopFamilies())
 		if err != nil {
 			t.Fatal(err)
@@ -434,9 +433,6 @@ func TestDeadMaster(t *testing.T) {
 		if !r.Partial || !strings.Contains(reasons, "time budget of 1s") || len(r.Errors) != 0 ||
 			!strings.Contains(reasons, cl.Masters[1].Addr+" (slots "+slotsOf(1)+"): no answer before the run ended") {
 			t.Errorf("partial %v, reasons %q, errors %v", r.Partial, r.PartialReasons, r.Errors)
-		}
-		if el := time.Since(start); el > 10*time.Second {
-			t.Errorf("a run with a time budget of 1s took %v", el)
 		}
 	})
 
