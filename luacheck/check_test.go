@@ -285,6 +285,16 @@ func TestColumns(t *testing.T) {
 		{"local n = 1 if n < 2 and tonumber(redis.call('GET', KEYS[1])) < 5 then return 1 end", "1:63 LUA304"},
 		// The second + on the line.
 		{"local x = 1 + 2 + redis.call('GET', KEYS[1])", "1:17 LUA304"},
+		// The command name in a variable (BullMQ's addJobInTargetList takes
+		// it as a parameter): the finding points at that argument.
+		{"local rcall = redis.call\nlocal function push(key, cmd, id)\n  rcall(cmd, key, id)\nend\npush(redis.call('HGET', KEYS[1], 'q') .. 'wait', 'RPUSH', ARGV[1])", "3:9 LUA201"},
+		// Two calls of rcall on a line: the one whose name argument is b.
+		{"local rcall = redis.call local a, b = 'GET', 'SET' rcall(a, KEYS[1]) rcall(b, 'lit', 1)", "1:76 LUA201"},
+		// The name variable on the line after the call.
+		{"local c = 'SET'\nredis.call(\n  c, 'lit', 1)", "3:3 LUA201"},
+		// Three loops on one line (a script minified to one line): each
+		// at its own keyword, so none is taken for a repeat of another.
+		{"local a = redis.call('SMEMBERS', KEYS[1]) for _, x in ipairs(a) do redis.call('SREM', KEYS[2], x) end local n = 0 while n < #a do n = n + 1 redis.call('SREM', KEYS[2], a[n]) end for _, y in ipairs(a) do redis.call('SADD', KEYS[2], y) end", "1:22 LUA103, 1:43 LUA102, 1:115 LUA102, 1:179 LUA102"},
 		// The nil comparison after another ==.
 		{"local a = ARGV[1] == 'x' local v = redis.call('GET', KEYS[1]) if v == nil then return 1 end", "1:68 LUA303"},
 	}

@@ -1308,11 +1308,31 @@ func (in *interp) filled(target ast.Expr, item value) {
 	}
 }
 
-// argPos is where call argument i is, when it is a string literal.
+// argPos is where call argument i starts: a string literal's own
+// position, otherwise the first token of the argument after the call's
+// opening parenthesis (rcall(cmd, key) with the command name in a
+// variable). Zero when neither is known.
 func (in *interp) argPos(e *ast.FuncCallExpr, i int) Position {
-	if i < len(e.Args) {
-		if s, ok := e.Args[i].(*ast.StringExpr); ok {
-			return in.pos.strs[s]
+	if i >= len(e.Args) {
+		return Position{}
+	}
+	if s, ok := e.Args[i].(*ast.StringExpr); ok {
+		if p, ok := in.pos.strs[s]; ok {
+			return p
+		}
+	}
+	var first string // the argument's first token, when it is a name
+	if id, ok := e.Args[i].(*ast.IdentExpr); ok {
+		first = id.Value
+	}
+	switch f := e.Func.(type) {
+	case *ast.IdentExpr:
+		return in.c.toks.argAfterName(e.Line(), f.Value, i, first)
+	case *ast.AttrGetExpr:
+		if k, ok := f.Key.(*ast.StringExpr); ok {
+			if p, ok := in.pos.strs[k]; ok {
+				return in.c.toks.argAfterName(p.Line, k.Value, i, first)
+			}
 		}
 	}
 	return Position{}

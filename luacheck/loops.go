@@ -43,18 +43,18 @@ func (in *interp) whileStmt(s *ast.WhileStmt) {
 	}
 	exits := hasExit(s.Stmts)
 	if !exits && in.neverChanges(s.Condition, s.Stmts, false) {
-		in.reportNoBound(s.Line(), "while", s.Condition)
+		in.reportNoBound(s, "while", s.Condition)
 		return
 	}
 	cond := s.Condition
 	if isTruthyConst(cond) {
 		cond = nil
 	}
-	if in.reportPolling(s.Line(), "while", cond, s.Stmts) || in.pagedLoop(s.Line(), "while", s.Condition, s.Stmts, loop) {
+	if in.reportPolling(s, "while", cond, s.Stmts) || in.pagedLoop(s, "while", s.Condition, s.Stmts, loop) {
 		return
 	}
 	if !exits && !halving(s.Condition, s.Stmts) {
-		in.reportBound(s.Line(), "while", bound, loop)
+		in.reportBound(s, "while", bound, loop)
 	}
 }
 
@@ -79,17 +79,17 @@ func (in *interp) repeatStmt(s *ast.RepeatStmt) {
 		return
 	}
 	if !hasExit(s.Stmts) && (isFalsy(s.Condition) || in.neverChanges(s.Condition, s.Stmts, true)) {
-		in.reportNoBound(s.Line(), "repeat", s.Condition)
+		in.reportNoBound(s, "repeat", s.Condition)
 		return
 	}
 	cond := s.Condition
 	if isFalsy(cond) {
 		cond = nil
 	}
-	if in.reportPolling(s.Line(), "repeat", cond, s.Stmts) {
+	if in.reportPolling(s, "repeat", cond, s.Stmts) {
 		return
 	}
-	in.pagedLoop(s.Line(), "repeat", s.Condition, s.Stmts, loop)
+	in.pagedLoop(s, "repeat", s.Condition, s.Stmts, loop)
 }
 
 func (in *interp) numberFor(s *ast.NumberForStmt) {
@@ -100,7 +100,7 @@ func (in *interp) numberFor(s *ast.NumberForStmt) {
 		in.scope.declare(s.Name, value{kind: kNumber, src: init.src | limit.src})
 	})
 	if !hasExit(s.Stmts) {
-		in.reportBound(s.Line(), "for", limit, loop)
+		in.reportBound(s, "for", limit, loop)
 	}
 }
 
@@ -155,7 +155,7 @@ func (in *interp) genericFor(s *ast.GenericForStmt) {
 	})
 	if !ipairs {
 		if iterated.src&fromWholeRead != 0 && !hasExit(s.Stmts) {
-			in.reportBound(s.Line(), "for", iterated, loop)
+			in.reportBound(s, "for", iterated, loop)
 		}
 		return
 	}
@@ -185,7 +185,7 @@ func (in *interp) genericFor(s *ast.GenericForStmt) {
 		// Lua work per item of a value already read: the read is the cost.
 		return
 	}
-	in.reportBound(s.Line(), "for", bound, loop)
+	in.reportBound(s, "for", bound, loop)
 }
 
 // iteratorOverWhole returns the value a generic for's iterator call is
@@ -242,7 +242,7 @@ func (in *interp) boundOf(cond ast.Expr) value {
 	return value{}
 }
 
-func (in *interp) reportBound(line int, keyword string, bound value, loop *loopCtx) {
+func (in *interp) reportBound(s ast.Stmt, keyword string, bound value, loop *loopCtx) {
 	mask := fromArgv | fromReply | fromDecoded | fromWholeRead
 	if in.c.opts.ArgLoops {
 		mask |= fromKeysLen | fromArgvLen | fromArgsList
@@ -261,10 +261,10 @@ func (in *interp) reportBound(line int, keyword string, bound value, loop *loopC
 		if bound.cmd != "" {
 			what = "a " + bound.cmd + " reply"
 		}
-		in.c.reportAt(line, keyword, RuleInputBound, "%s loop is bounded by the size of %s that holds the whole collection: the data decides how long the script blocks the server (read a page with LIMIT/COUNT or break at a fixed maximum)", keyword, what)
+		in.reportLoop(s, keyword, RuleInputBound, "%s loop is bounded by the size of %s that holds the whole collection: the data decides how long the script blocks the server (read a page with LIMIT/COUNT or break at a fixed maximum)", keyword, what)
 		return
 	}
-	in.c.reportAt(line, keyword, RuleInputBound, "%s loop is bounded by %s with no clamp: the caller or the data decides how long the script blocks the server (clamp it with math.min or break at a fixed maximum)", keyword, src.describe())
+	in.reportLoop(s, keyword, RuleInputBound, "%s loop is bounded by %s with no clamp: the caller or the data decides how long the script blocks the server (clamp it with math.min or break at a fixed maximum)", keyword, src.describe())
 }
 
 // halving reports whether a while loop narrows a range by halving it
@@ -388,7 +388,7 @@ func fromMid(e ast.Expr, mids map[string]bool) bool {
 	return ok && mids[id.Value]
 }
 
-func (in *interp) reportNoBound(line int, keyword string, cond ast.Expr) {
+func (in *interp) reportNoBound(s ast.Stmt, keyword string, cond ast.Expr) {
 	why := "its condition never changes"
 	switch {
 	case isTruthyConst(cond):
@@ -400,12 +400,12 @@ func (in *interp) reportNoBound(line int, keyword string, cond ast.Expr) {
 			why = "its condition reads only " + strings.Join(vars, ", ") + ", which the body never changes"
 		}
 	}
-	in.c.reportAt(line, keyword, RuleNoBound, "%s loop never ends: %s and the body has no break, return or error (the server stays BUSY until SCRIPT KILL or SHUTDOWN NOSAVE)", keyword, why)
+	in.reportLoop(s, keyword, RuleNoBound, "%s loop never ends: %s and the body has no break, return or error (the server stays BUSY until SCRIPT KILL or SHUTDOWN NOSAVE)", keyword, why)
 }
 
 // reportPolling is LUA101 for loops whose every exit depends only on
 // state the loop does not change (see pollingLoop).
-func (in *interp) reportPolling(line int, keyword string, cond ast.Expr, body []ast.Stmt) bool {
+func (in *interp) reportPolling(s ast.Stmt, keyword string, cond ast.Expr, body []ast.Stmt) bool {
 	polling, reads := in.pollingLoop(cond, body)
 	if !polling {
 		return false
@@ -414,7 +414,7 @@ func (in *interp) reportPolling(line int, keyword string, cond ast.Expr, body []
 	if len(reads) > 0 {
 		what = strings.Join(reads, ", ") + ", which nothing changes while the script runs (other clients get BUSY)"
 	}
-	in.c.reportAt(line, keyword, RuleNoBound, "%s loop can never end once it starts: its exits depend only on %s, so if it does not end on the first pass it spins until SCRIPT KILL or SHUTDOWN NOSAVE", keyword, what)
+	in.reportLoop(s, keyword, RuleNoBound, "%s loop can never end once it starts: its exits depend only on %s, so if it does not end on the first pass it spins until SCRIPT KILL or SHUTDOWN NOSAVE", keyword, what)
 	return true
 }
 
@@ -423,7 +423,7 @@ func (in *interp) reportPolling(line int, keyword string, cond ast.Expr, body []
 // read with LIMIT (or a moving start) until a page comes back empty, or a
 // pop (LPOP, RPOPLPUSH, ZPOPMIN, ...) until nothing comes back, with no
 // fixed cap on the pages or items that also ends them.
-func (in *interp) pagedLoop(line int, keyword string, cond ast.Expr, body []ast.Stmt, loop *loopCtx) bool {
+func (in *interp) pagedLoop(s ast.Stmt, keyword string, cond ast.Expr, body []ast.Stmt, loop *loopCtx) bool {
 	if loop.paged == "" {
 		return false
 	}
@@ -446,7 +446,7 @@ func (in *interp) pagedLoop(line int, keyword string, cond ast.Expr, body []ast.
 			// (LUA102), not the pops.
 			return false
 		}
-		in.c.reportAt(line, keyword, RuleWholeRead, "%s loop pops with %s until the collection is empty: it moves the whole collection in one script call, however large (stop after a fixed number of items and leave the rest for the next call)", keyword, loop.paged)
+		in.reportLoop(s, keyword, RuleWholeRead, "%s loop pops with %s until the collection is empty: it moves the whole collection in one script call, however large (stop after a fixed number of items and leave the rest for the next call)", keyword, loop.paged)
 		return true
 	}
 	if scanCommands[loop.paged] {
@@ -454,9 +454,9 @@ func (in *interp) pagedLoop(line int, keyword string, cond ast.Expr, body []ast.
 		if loop.paged == "SCAN" {
 			what = "the whole keyspace"
 		}
-		in.c.reportAt(line, keyword, RuleWholeRead, "%s loop runs until the cursor is 0: it reads %s in one script call, however large (stop after a fixed number of iterations and return the cursor)", loop.paged, what)
+		in.reportLoop(s, keyword, RuleWholeRead, "%s loop runs until the cursor is 0: it reads %s in one script call, however large (stop after a fixed number of iterations and return the cursor)", loop.paged, what)
 	} else {
-		in.c.reportAt(line, keyword, RuleWholeRead, "%s loop pages with %s until the data runs out: it reads the whole range in one script call, however large (stop after a fixed number of pages and return where it stopped)", keyword, loop.paged)
+		in.reportLoop(s, keyword, RuleWholeRead, "%s loop pages with %s until the data runs out: it reads the whole range in one script call, however large (stop after a fixed number of pages and return where it stopped)", keyword, loop.paged)
 	}
 	return true
 }

@@ -11,8 +11,9 @@ import (
 // "<" of the script is its k-th "<" token. A command name on the line
 // after its redis.call gets its own line and column.
 type positions struct {
-	strs map[*ast.StringExpr]Position
-	ops  map[ast.Expr]Position
+	strs  map[*ast.StringExpr]Position
+	ops   map[ast.Expr]Position
+	loops map[ast.Stmt]Position // the keyword of for, while and repeat
 }
 
 type strSlot struct {
@@ -31,6 +32,16 @@ type nodeList[N any] struct {
 func buildPositions(chunk []ast.Stmt, ts tokens) positions {
 	strNodes := map[strSlot]*nodeList[*ast.StringExpr]{}
 	opNodes := map[string]*nodeList[ast.Expr]{}
+	loopNodes := map[strSlot]*nodeList[ast.Stmt]{}
+	loop := func(s ast.Stmt, keyword string) {
+		k := strSlot{s.Line(), keyword}
+		l := loopNodes[k]
+		if l == nil {
+			l = &nodeList[ast.Stmt]{}
+			loopNodes[k] = l
+		}
+		l.nodes = append(l.nodes, s)
+	}
 	nStrs, nOps := 0, 0
 	stack := make([]any, 0, 64)
 	for i := len(chunk) - 1; i >= 0; i-- {
@@ -66,7 +77,12 @@ func buildPositions(chunk []ast.Stmt, ts tokens) positions {
 			l.nodes = append(l.nodes, n)
 			nStrs++
 			continue
+		case *ast.WhileStmt:
+			loop(n, "while")
+		case *ast.NumberForStmt, *ast.GenericForStmt:
+			loop(n.(ast.Stmt), "for")
 		case *ast.RepeatStmt:
+			loop(n, "repeat")
 			// Body first, then the condition.
 			stack = append(stack, n.Condition)
 			for i := len(n.Stmts) - 1; i >= 0; i-- {
@@ -103,7 +119,7 @@ func buildPositions(chunk []ast.Stmt, ts tokens) positions {
 			stack = append(stack, buf[i])
 		}
 	}
-	p := positions{strs: make(map[*ast.StringExpr]Position, nStrs), ops: make(map[ast.Expr]Position, nOps)}
+	p := positions{strs: make(map[*ast.StringExpr]Position, nStrs), ops: make(map[ast.Expr]Position, nOps), loops: map[ast.Stmt]Position{}}
 	// Only the tokens that can pair with a node are turned into strings:
 	// a string per token was a tenth of the checker's allocations.
 	l := ts.list
@@ -112,6 +128,11 @@ func buildPositions(chunk []ast.Stmt, ts tokens) positions {
 		case t.typ == tString || t.typ == tIdent && isFieldName(l, i, ts.src):
 			if nl := strNodes[strSlot{int(t.line), string(ts.src[t.start:t.end])}]; nl != nil && nl.seen < len(nl.nodes) {
 				p.strs[nl.nodes[nl.seen]] = Position{Line: int(t.line), Column: int(t.col)}
+				nl.seen++
+			}
+		case t.typ == kwOther && len(loopNodes) > 0:
+			if nl := loopNodes[strSlot{int(t.line), string(ts.src[t.start:t.end])}]; nl != nil && nl.seen < len(nl.nodes) {
+				p.loops[nl.nodes[nl.seen]] = Position{Line: int(t.line), Column: int(t.col)}
 				nl.seen++
 			}
 		case t.typ == tOp || t.typ < 256:
@@ -134,6 +155,16 @@ func isFieldName(l []token, i int, src []byte) bool {
 		return true
 	}
 	return false
+}
+
+// reportLoop reports rule at the keyword of loop statement s, falling
+// back to the first token spelled keyword on its line.
+func (in *interp) reportLoop(s ast.Stmt, keyword, rule, format string, args ...any) {
+	if p, ok := in.pos.loops[s]; ok {
+		in.c.reportCol(p.Line, p.Column, rule, format, args...)
+		return
+	}
+	in.c.reportAt(s.Line(), keyword, rule, format, args...)
 }
 
 // opPos is where an operator node's operator is, falling back to the first

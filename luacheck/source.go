@@ -40,6 +40,59 @@ func (ts tokens) column(line int, text string) int {
 	return 0
 }
 
+// argAfterName returns where argument i of a call starts: the call's
+// callee ends with the name token callee on line, followed by "(". When
+// first is set (the argument is that name), a call whose argument i is
+// another token is passed over: two calls of one function on a line are
+// told apart by what they pass. Zero when no such call is found.
+func (ts tokens) argAfterName(line int, callee string, i int, first string) Position {
+	l := ts.list
+	k := sort.Search(len(l), func(k int) bool { return int(l[k].line) >= line })
+	for ; k+1 < len(l) && int(l[k].line) == line; k++ {
+		if l[k].typ != tIdent || l[k+1].typ != '(' || string(ts.src[l[k].start:l[k].end]) != callee {
+			continue
+		}
+		if t, ok := ts.nthArg(k+1, i); ok && (first == "" || t.typ == tIdent && string(ts.src[t.start:t.end]) == first) {
+			return Position{Line: int(t.line), Column: int(t.col)}
+		}
+	}
+	return Position{}
+}
+
+// nthArg is the first token of argument i of the call whose "(" is
+// token open.
+func (ts tokens) nthArg(open, i int) (token, bool) {
+	l := ts.list
+	depth, commas := 0, 0
+	if i == 0 {
+		if open+1 < len(l) && l[open+1].typ != ')' {
+			return l[open+1], true
+		}
+		return token{}, false
+	}
+	for k := open + 1; k < len(l); k++ {
+		switch l[k].typ {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			if depth == 0 {
+				return token{}, false
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				if commas++; commas == i {
+					if k+1 < len(l) {
+						return l[k+1], true
+					}
+					return token{}, false
+				}
+			}
+		}
+	}
+	return token{}, false
+}
+
 // deepAt is where nesting first exceeded the limit; line 0 when it did
 // not. tooMany: the scan stopped at maxTokens.
 type deepAt struct {
