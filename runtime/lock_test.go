@@ -540,24 +540,38 @@ func TestKeepAliveMaxHold(t *testing.T) {
 	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
 		ctx := context.Background()
 		key := Key("kam", tagged(t), "lock")
-		l, err := New(rdb, nil).Obtain(ctx, key, 60*time.Millisecond, nil)
+		// The lease (400ms) is shorter than the maximum hold (600ms), so
+		// the watchdog must renew it at least once to reach the maximum.
+		// The lease is long enough that a loaded machine under -race still
+		// renews in time: with a 60ms lease a late renewal lost the lock
+		// (correctly) before the maximum was reached.
+		const ttl, maxHold = 400 * time.Millisecond, 600 * time.Millisecond
+		l, err := New(rdb, nil).Obtain(ctx, key, ttl, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		start := time.Now()
-		kctx, err := l.KeepAlive(ctx, &KeepAliveOptions{MaxHold: 150 * time.Millisecond})
+		kctx, err := l.KeepAlive(ctx, &KeepAliveOptions{MaxHold: maxHold})
 		if err != nil {
 			t.Fatal(err)
 		}
-		<-kctx.Done()
-		if held := time.Since(start); held < 140*time.Millisecond || held > 400*time.Millisecond {
-			t.Fatalf("context ended after %v, want about 150ms", held)
+		select {
+		case <-kctx.Done():
+		case <-time.After(maxHold + 10*time.Second):
+			t.Fatalf("context still live %v after a maximum hold of %v", time.Since(start), maxHold)
 		}
-		if !errors.Is(context.Cause(kctx), ErrMaxHold) {
-			t.Fatalf("cause %v, want ErrMaxHold", context.Cause(kctx))
+		held := time.Since(start)
+		if cause := context.Cause(kctx); !errors.Is(cause, ErrMaxHold) {
+			t.Fatalf("context ended after %v with cause %v, want ErrMaxHold", held, cause)
 		}
-		// No renewals after the maximum: the lock expires on its own.
-		time.Sleep(100 * time.Millisecond)
+		// The maximum is counted from the KeepAlive call, which came after
+		// start: it cannot end sooner.
+		if held < maxHold {
+			t.Fatalf("context ended after %v, before the maximum hold of %v", held, maxHold)
+		}
+		// No renewals after the maximum: the lock expires on its own, at
+		// most one lease after the last renewal.
+		time.Sleep(ttl + 100*time.Millisecond)
 		if n := rdb.Exists(ctx, key).Val(); n != 0 {
 			t.Fatal("lock renewed past its maximum hold time")
 		}
