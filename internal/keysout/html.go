@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/slotlint/slotlint/analyzer/keymap"
 )
@@ -18,17 +19,21 @@ import (
 //go:embed page.html
 var page string
 
-var pageTemplate = template.Must(template.New("keys").Funcs(template.FuncMap{
-	"join":    strings.Join,
-	"verdict": func(v keymap.Verdict) string { return verdictColors[v] },
-	"fill":    func(t keymap.TagKind) string { return tagColors[t] },
-	"num":     fmtNum,
-	"slot":    slotText,
-	"dash":    dash,
-	"cmds":    commands,
-	"what":    what,
-	"live":    liveSummary,
-}).Parse(page))
+// pageTemplate is parsed on first use: every run of the binary, slotlint
+// lua on one script included, would otherwise parse it at start-up.
+var pageTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("keys").Funcs(template.FuncMap{
+		"join":    strings.Join,
+		"verdict": func(v keymap.Verdict) string { return verdictColors[v] },
+		"fill":    func(t keymap.TagKind) string { return tagColors[t] },
+		"num":     fmtNum,
+		"slot":    slotText,
+		"dash":    dash,
+		"cmds":    commands,
+		"what":    what,
+		"live":    liveSummary,
+	}).Parse(page))
+})
 
 // htmlNode is a placed family with what the page shows of it: the box's
 // centre (X, Y), its top left corner (Left, Top) and size.
@@ -105,7 +110,7 @@ func HTML(w io.Writer, m *keymap.Map) error {
 		}
 		p.LiveText = b.String()
 	}
-	return pageTemplate.Execute(w, p)
+	return pageTemplate().Execute(w, p)
 }
 
 // fmtNum writes a coordinate to a tenth of a unit.
