@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -150,8 +151,9 @@ func run(pass *analysis.Pass) (any, error) {
 	return out, nil
 }
 
-// callWord finds a call of a function named call or pcall in Lua text.
-var callWord = regexp.MustCompile(`\bp?call\b`)
+// callWord finds a call of a function named call or pcall in Lua text;
+// compiled on first use, not when the binary starts.
+var callWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bp?call\b`) })
 
 // touchesNoKey reports whether the script (or function) a site runs is
 // known and runs only commands without keys; a plain script must also
@@ -179,7 +181,7 @@ func (c *checker) touchesNoKey(st *site) bool {
 	if st.function != "" {
 		return true
 	}
-	return r.MaxKeysIndex == 0 && !r.DynamicKeys && (use.Calls > 0 || !callWord.Match(s.src))
+	return r.MaxKeysIndex == 0 && !r.DynamicKeys && (use.Calls > 0 || !callWord().Match(s.src))
 }
 
 func (c *checker) analyze(s *script) {
