@@ -54,8 +54,11 @@ func notAScript(res *Result, fs []Finding) (Finding, bool) {
 
 // groupCauses merges findings that share one cause into the first of
 // them, whose message then names the lines of the others: the keys a file
-// derives from one KEYS[i] (LUA202: one hash tag decides them all) and
-// the reads of one missing global (LUA302: the first read already fails).
+// derives from one KEYS[i] (LUA202: one hash tag decides them all), the
+// keys it builds from one ARGV[i] prefix or from one reply or decoded
+// value (LUA201: the prefix's tag, or where the stored key lives, decides
+// them all) and the reads of one missing global (LUA302: the first read
+// already fails).
 // fs is sorted by position, so the first is the earliest in its file.
 func groupCauses(fs []Finding) []Finding {
 	type cause struct {
@@ -69,6 +72,8 @@ func groupCauses(fs []Finding) []Finding {
 		switch {
 		case f.Rule == RuleDerivedKey:
 			return cause{file: f.Pos.File, rule: f.Rule, keys: f.KeysIndex, tagged: f.HasKey && tagFromKeys(f.Key.Parts())}, true
+		case f.Rule == RuleUndeclaredKey && f.cause != "":
+			return cause{file: f.Pos.File, rule: f.Rule, what: f.cause}, true
 		case f.Rule == RuleMissingGlobal && removedGlobals[f.global]:
 			// Standard library the sandbox removes: each name has its
 			// own advice (redis.log for print, TIME for os.time).
@@ -88,6 +93,8 @@ func groupCauses(fs []Finding) []Finding {
 		// of their first reads, at lines named.
 		names []string
 		named []int
+		// others are the places of the others, for dropRepeats.
+		others []Position
 	}
 	groups := map[cause]*group{}
 	var order []*group
@@ -103,6 +110,9 @@ func groupCauses(fs []Finding) []Finding {
 			if c.what == "application" && !slices.Contains(g.names, f.global) {
 				g.names, g.named = append(g.names, f.global), append(g.named, f.Pos.Line)
 				continue
+			}
+			if f.Rule == RuleUndeclaredKey {
+				g.others = append(g.others, f.Pos)
 			}
 			if f.Pos.Line != out[g.first].Pos.Line && !slices.Contains(g.lines, f.Pos.Line) {
 				g.lines = append(g.lines, f.Pos.Line)
@@ -133,6 +143,24 @@ func groupCauses(fs []Finding) []Finding {
 				continue
 			}
 			f.Message += " (if every key and key prefix the scripts get carries the project's hash tag, say so with -keys-tagged or a \"-- slotlint:keys-tagged\" comment)"
+		case RuleUndeclaredKey:
+			f.others = g.others
+			switch {
+			case f.prefix:
+				if len(g.lines) > 0 {
+					f.Message += sprintf("; so are the keys this file builds from %s on %s: they share the declared keys' slot only if %s carries their hash tag", f.cause, lineList(g.lines), f.cause)
+				} else {
+					f.Message += sprintf("; it shares the declared keys' slot only if %s carries their hash tag", f.cause)
+				}
+				f.Message += " (if every key and key prefix the scripts get carries the project's hash tag, say so with -keys-tagged or a \"-- slotlint:keys-tagged\" comment)"
+			case len(g.lines) > 0 && strings.HasPrefix(f.cause, "param "):
+				name := strings.TrimPrefix(f.cause[:strings.LastIndexByte(f.cause, '@')], "param ")
+				f.Message += sprintf("; so are the keys this file builds from %s on %s", name, lineList(g.lines))
+			case len(g.lines) > 0 && strings.HasPrefix(f.cause, "reply@"):
+				f.Message += sprintf("; so are the keys this file builds from the same reply on %s", lineList(g.lines))
+			case len(g.lines) > 0:
+				f.Message += sprintf("; so are the keys this file builds from the same decoded data on %s", lineList(g.lines))
+			}
 		case RuleMissingGlobal:
 			if len(g.names) > 1 {
 				list := make([]string, len(g.names))

@@ -129,6 +129,16 @@ type Finding struct {
 
 	// global is the name a LUA302 finding reads, up to its first dot.
 	global string
+	// cause is what decides a LUA201 key's slot, shared by every key of
+	// the file it decides (see undeclaredCause); "" when the key is its
+	// own cause.
+	cause string
+	// others are the places of the findings of the same cause merged
+	// into this one (LUA201).
+	others []Position
+	// prefix: the cause is a key prefix the caller passes in ARGV, which
+	// -keys-tagged covers.
+	prefix bool
 }
 
 func (f Finding) String() string {
@@ -271,6 +281,9 @@ type checker struct {
 	lastLine int
 	seen     map[findingID]struct{} // dedup of findings
 	flags    scriptFlags
+	// params names the function parameters that are the place (value.at)
+	// of the stored or request data they hold, for LUA201's messages.
+	params map[uint32]string
 }
 
 // findingID is what makes two findings the same for report.

@@ -439,3 +439,36 @@ func TestCausesGrouped(t *testing.T) {
 		t.Errorf("client library: %v", f)
 	}
 }
+
+// TestUndeclaredKeysGrouped: the LUA201 keys a file builds from one
+// cause are one finding at the first, naming the other lines and what
+// decides their slot; other causes keep their own findings.
+func TestUndeclaredKeysGrouped(t *testing.T) {
+	fs := Check([]byte(caseSource(t, "LUA201/bad_grouped_causes.lua")), Options{})
+	want := map[int]string{
+		9:  "so are the keys this file builds from ARGV[1] on lines 10, 11 and 18: they share the declared keys' slot only if ARGV[1] carries their hash tag (if every key and key prefix the scripts get carries the project's hash tag, say so with -keys-tagged",
+		13: "ZADD key ARGV[2] .. \":stalled\" comes from ARGV, not KEYS: on a cluster it may live in another slot; it shares the declared keys' slot only if ARGV[2] carries their hash tag",
+		20: "so are the keys this file builds from the same reply on lines 21 and 22",
+		27: "HGET key is read from the reply of LINDEX, not passed in KEYS: on a cluster it may live in another slot",
+	}
+	for _, f := range fs {
+		if w, ok := want[f.Pos.Line]; ok && !strings.Contains(f.Message, w) {
+			t.Errorf("line %d: %q lacks %q", f.Pos.Line, f.Message, w)
+		}
+		if f.Pos.Line == 15 && strings.Contains(f.Message, "so are") {
+			t.Errorf("a literal tag before the prefix is its own cause: %s", f.Message)
+		}
+		if f.Pos.Line == 27 && strings.Contains(f.Message, "so are") {
+			t.Errorf("another reply is its own cause: %s", f.Message)
+		}
+	}
+	if n := len(Analyze([]byte(caseSource(t, "LUA201/bad_grouped_causes.lua")), Options{}).Findings); n != 10 {
+		t.Errorf("Analyze kept %d findings, want one per key for callers that bind keys", n)
+	}
+
+	fs = Check([]byte(caseSource(t, "LUA201/bad_grouped_helper_param.lua")), Options{})
+	if len(fs) != 2 || !strings.HasSuffix(fs[0].Message, "; so are the keys this file builds from queueKey on line 7") ||
+		!strings.HasSuffix(fs[1].Message, "; so are the keys this file builds from the same reply on line 18") {
+		t.Errorf("helper parameter: %v", fs)
+	}
+}

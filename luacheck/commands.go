@@ -50,6 +50,7 @@ func (in *interp) command(line int, via string, args []value) value {
 	} else {
 		call.col = in.c.toks.column(line, name)
 	}
+	reply.at = placeOf(call.line, call.col)
 	if paged := pagedRead(call); paged != "" && len(in.loops) > 0 {
 		// The innermost loop pages; a cursor read names the loop over a
 		// page read inside it.
@@ -444,6 +445,13 @@ func (in *interp) judgeKey(c commandCall, v value) {
 		default:
 			return
 		}
+		if v.at != 0 {
+			what := "data"
+			if v.src&fromReply != 0 {
+				what = "reply"
+			}
+			f.cause = in.c.causeName(what, v.at)
+		}
 		in.c.report(f)
 		return
 	}
@@ -488,19 +496,73 @@ func (in *interp) judgeKey(c commandCall, v value) {
 	case argvHole:
 		f.Rule = RuleUndeclaredKey
 		f.Message = sprintf("%s key %s comes from ARGV, not KEYS: on a cluster it may live in another slot%s", c.cmd.Name, shown, crossNote)
+		f.cause, f.prefix = in.c.undeclaredCause(parts)
 	case keysDataHole:
 		f.Rule = RuleUndeclaredKey
 		f.Message = sprintf("%s key %s is built from data decoded from the text of a KEYS element, not passed in KEYS: on a cluster it may live in another slot%s", c.cmd.Name, shown, crossNote)
+		f.cause, _ = in.c.undeclaredCause(parts)
 	case dataHole:
 		f.Rule = RuleUndeclaredKey
 		f.Message = sprintf("%s key %s is read from stored data, not passed in KEYS: on a cluster it may live in another slot%s", c.cmd.Name, shown, crossNote)
+		f.cause, _ = in.c.undeclaredCause(parts)
 	case literalDataHole:
 		f.Rule = RuleUndeclaredKey
 		f.Message = sprintf("%s key %s is decoded from a literal in the script, not passed in KEYS: on a cluster it may live in another slot than the script's keys%s", c.cmd.Name, shown, crossNote)
+		f.cause, _ = in.c.undeclaredCause(parts)
 	default:
 		return // only holes of unknown origin
 	}
 	in.c.report(f)
+}
+
+// undeclaredCause names what decides the slot of a LUA201 key: its first
+// part that could hold a "{", when that is ARGV[n] with a literal n (the
+// caller's prefix: prefix is true) or data read or decoded at a known
+// place (one reply, one decoded value). Every key of a file that this
+// part starts has its slot decided by the same text, and one change (a
+// hash tag in that prefix, the stored key passed in KEYS) settles them
+// all. A literal "{" before it, a computed index or a value of unknown
+// origin gives "": the key is its own cause.
+func (c *checker) undeclaredCause(parts []slot.Part) (cause string, prefix bool) {
+	for _, p := range parts {
+		if p.Hole == nil {
+			if strings.Contains(p.Lit, "{") {
+				return "", false
+			}
+			continue
+		}
+		h, ok := p.Hole.ID.(holeID)
+		if !ok {
+			return "", false
+		}
+		switch h.origin {
+		case "ARGV":
+			if h.index == "" || h.index == "?" {
+				return "", false
+			}
+			return p.Hole.Label, true
+		case holeReply, holeData, holeKeysData, holeLiteralData:
+			if h.at == 0 {
+				return "", false
+			}
+			what := "data"
+			if h.origin == holeReply {
+				what = "reply"
+			}
+			return c.causeName(what, h.at), false
+		}
+		return "", false
+	}
+	return "", false
+}
+
+// causeName is the cause of keys built from data read at a place: "reply@N"
+// or "data@N", or "param NAME@N" for a function parameter's data.
+func (c *checker) causeName(what string, at uint32) string {
+	if name, ok := c.params[at]; ok {
+		return sprintf("param %s@%d", name, at)
+	}
+	return sprintf("%s@%d", what, at)
 }
 
 // tagFromKeys: the key's first part that could hold a "{" is a KEYS hole,

@@ -72,21 +72,28 @@ func CheckFiles(paths []string, workers int, optsFor func(path string, src []byt
 // A place is its file, as cleaned ("./a/b.lua" and an include's "a/b.lua"
 // are one file), line, column and rule: includers that call a helper
 // with different arguments describe its key differently, but it is one
-// finding there.
+// finding there. A finding that names others of its cause (LUA201) is a
+// repeat when every place it names is already printed.
 func dropRepeats(results []FileResult) {
 	type place struct {
 		file         string
 		line, column int
 		rule         string
 	}
-	at := func(f Finding) place {
-		return place{filepath.Clean(f.Pos.File), f.Pos.Line, f.Pos.Column, f.Rule}
+	at := func(f Finding, p Position) place {
+		return place{filepath.Clean(p.File), p.Line, p.Column, f.Rule}
 	}
 	seen := map[place]bool{}
+	see := func(f Finding) {
+		seen[at(f, f.Pos)] = true
+		for _, o := range f.others {
+			seen[at(f, o)] = true
+		}
+	}
 	for _, r := range results {
 		for _, f := range r.Findings {
 			if f.Pos.File == r.Path {
-				seen[at(f)] = true
+				see(f)
 			}
 		}
 	}
@@ -95,11 +102,14 @@ func dropRepeats(results []FileResult) {
 		kept := r.Findings[:0]
 		for _, f := range r.Findings {
 			if f.Pos.File != r.Path {
-				p := at(f)
-				if seen[p] {
+				covered := seen[at(f, f.Pos)]
+				for _, o := range f.others {
+					covered = covered && seen[at(f, o)]
+				}
+				if covered {
 					continue
 				}
-				seen[p] = true
+				see(f)
 			}
 			kept = append(kept, f)
 		}

@@ -166,3 +166,40 @@ func TestCheckFilesHelperOnePlace(t *testing.T) {
 		t.Errorf("findings: %q", got)
 	}
 }
+
+// TestCheckFilesHelperCauseOnce: a helper whose keys one includer's data
+// reaches at its first line and another's only from its second line is
+// one LUA201 for the run: the first includer's finding names both lines,
+// so the second's finding at the second line is a repeat.
+func TestCheckFilesHelperCauseOnce(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	files := map[string]string{
+		"q/a-1.lua": "--- @include \"includes/move\"\nmove(redis.call('HGET', KEYS[1], 'parent'), true)\n",
+		"q/b-1.lua": "--- @include \"includes/move\"\nmove(redis.call('HGET', KEYS[1], 'parent'), false)\n",
+		"q/includes/move.lua": "local function move(parent, first)\n  if first then\n    redis.call('LPUSH', parent .. ':wait', 1)\n  end\n" +
+			"  redis.call('XADD', parent .. ':events', '*', 'e', 'w')\nend\n",
+	}
+	var paths []string
+	for _, name := range []string{"q/a-1.lua", "q/b-1.lua"} {
+		for _, f := range []string{name, "q/includes/move.lua"} {
+			if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(f, []byte(files[f]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		paths = append(paths, "./"+name)
+	}
+	res := CheckFiles(paths, 1, func(string, []byte) Options { return Options{Includes: true} })
+	var got []string
+	for _, r := range res {
+		for _, f := range r.Findings {
+			got = append(got, f.String())
+		}
+	}
+	if len(got) != 1 || !strings.Contains(got[0], "move.lua:3:") || !strings.Contains(got[0], "so are the keys this file builds from parent on line 5") {
+		t.Errorf("findings: %q", got)
+	}
+}

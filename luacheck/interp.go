@@ -694,16 +694,16 @@ func (in *interp) textOf(v value) slot.Key {
 	}
 	switch {
 	case v.src&fromReply != 0:
-		return in.holes.next(holeReply, "a reply of "+orSome(v.cmd))
+		return in.holes.nextAt(holeReply, "a reply of "+orSome(v.cmd), v.at)
 	case v.src&(fromDecoded|fromArgv) == fromDecoded && v.src&fromKeysText != 0:
-		return in.holes.next(holeKeysData, "data decoded from KEYS")
+		return in.holes.nextAt(holeKeysData, "data decoded from KEYS", v.at)
 	case v.src&fromArgv != 0:
-		return in.holes.next(holeData, "data from ARGV")
+		return in.holes.nextAt(holeData, "data from ARGV", v.at)
 	case v.src&fromDecoded != 0:
 		// Decoded from text of no known origin: like any computed value.
 		return in.holes.next(holeOther, "decoded data")
 	case v.src&fromLiteralText != 0:
-		return in.holes.next(holeLiteralData, "data decoded from a literal")
+		return in.holes.nextAt(holeLiteralData, "data decoded from a literal", v.at)
 	}
 	return in.holes.next(holeOther, "a computed value")
 }
@@ -847,7 +847,7 @@ func (in *interp) index(e *ast.AttrGetExpr) value {
 		}
 		return value{kind: kString, key: in.holes.next("ARGV", obj.label()+"["+exprLabel(e.Key)+"]"), hasKey: true, src: fromArgv}
 	case kReply:
-		return value{kind: kUnknown, src: fromReply, cmd: obj.cmd}
+		return value{kind: kUnknown, src: fromReply, cmd: obj.cmd, at: obj.at}
 	case kTable:
 		if obj.lib != "" && lit {
 			name := obj.lib + "." + ks
@@ -856,9 +856,9 @@ func (in *interp) index(e *ast.AttrGetExpr) value {
 			}
 			return value{kind: kUnknown, lib: name}
 		}
-		return value{kind: kUnknown, src: obj.src, cmd: obj.cmd}
+		return value{kind: kUnknown, src: obj.src, cmd: obj.cmd, at: obj.at}
 	}
-	return value{kind: kUnknown, src: obj.src, cmd: obj.cmd}
+	return value{kind: kUnknown, src: obj.src, cmd: obj.cmd, at: obj.at}
 }
 
 // label is how a KEYS/ARGV table is written in messages: "KEYS", or a
@@ -1029,24 +1029,24 @@ func (in *interp) call(e *ast.FuncCallExpr) []value {
 		case kArgv:
 			return []value{{kind: kString, key: in.holes.next("ARGV", "unpack("+t.label()+")"), hasKey: true, spread: true, src: fromArgv}}
 		}
-		return []value{{kind: kUnknown, src: t.src, cmd: t.cmd, spread: true}}
+		return []value{{kind: kUnknown, src: t.src, cmd: t.cmd, at: t.at, spread: true}}
 	case "tonumber":
 		v := arg(0)
-		out := value{kind: kNumber, src: v.src, cmd: v.cmd, maybeNil: v.maybeNil, clamped: v.clamped}
+		out := value{kind: kNumber, src: v.src, cmd: v.cmd, at: v.at, maybeNil: v.maybeNil, clamped: v.clamped}
 		if s, ok := v.literalText(); ok {
 			out.key, out.hasKey = slot.Literal(s), true
 		}
 		return []value{out}
 	case "tostring":
 		v := arg(0)
-		out := value{kind: kString, src: v.src, cmd: v.cmd}
+		out := value{kind: kString, src: v.src, cmd: v.cmd, at: v.at}
 		if v.hasKey {
 			out.key, out.hasKey = v.key, true
 		}
 		return []value{out}
 	case "string.lower", "string.upper", "string.sub", "table.concat":
 		v := arg(0)
-		return []value{{kind: kString, src: v.src, cmd: v.cmd}}
+		return []value{{kind: kString, src: v.src, cmd: v.cmd, at: v.at}}
 	case "math.min":
 		out := value{kind: kNumber}
 		for _, a := range args {
@@ -1065,9 +1065,9 @@ func (in *interp) call(e *ast.FuncCallExpr) []value {
 		if _, ok := arg(0).literalText(); ok {
 			// Text written in the script decodes to constant data:
 			// neither the request nor the stored data decides it.
-			return []value{{kind: kTable, src: fromLiteralText}}
+			return []value{{kind: kTable, src: fromLiteralText, at: placeOf(line, in.c.toks.column(line, f.lib[strings.IndexByte(f.lib, '.')+1:]))}}
 		}
-		out := value{kind: kTable, src: fromDecoded | arg(0).src}
+		out := value{kind: kTable, src: fromDecoded | arg(0).src, at: placeOf(line, in.c.toks.column(line, f.lib[strings.IndexByte(f.lib, '.')+1:]))}
 		if in.keysText(arg(0)) {
 			// A list the caller packed into a KEYS element, as into ARGV.
 			out.src |= fromKeysText
@@ -1170,6 +1170,9 @@ func (in *interp) callFunction(f function, args []value, line int, fr *frame) []
 	if f.method {
 		in.scope.declare("self", unknown)
 	}
+	// places maps the place given to a parameter's data back to the
+	// caller's, for the values the function returns.
+	var places map[uint32]uint32
 	for i, name := range f.def.ParList.Names {
 		v := unknown
 		if args != nil {
@@ -1183,6 +1186,20 @@ func (in *interp) callFunction(f function, args []value, line int, fr *frame) []
 			}
 		}
 		v.spread = false
+		if !v.hasKey && v.src&(fromReply|fromArgv|fromDecoded|fromLiteralText) != 0 {
+			// Inside the function, the keys built from this parameter
+			// share one cause whichever caller's data it holds.
+			if places == nil {
+				places = map[uint32]uint32{}
+			}
+			place := paramPlace(f.def.Line(), i)
+			places[place] = v.at
+			v.at = place
+			if in.c.params == nil {
+				in.c.params = map[uint32]string{}
+			}
+			in.c.params[v.at] = name
+		}
 		in.scope.declare(name, v)
 	}
 	in.block(f.def.Stmts)
@@ -1191,7 +1208,38 @@ func (in *interp) callFunction(f function, args []value, line int, fr *frame) []
 	if len(rets) == 0 {
 		return []value{{kind: kNil}}
 	}
+	if places != nil {
+		rets = unplace(rets, places)
+	}
 	return rets
+}
+
+// unplace gives the values a function returns the caller's places for
+// the data of its parameters: outside the function, the parameter's
+// name is no cause of anything.
+func unplace(rets []value, places map[uint32]uint32) []value {
+	out := make([]value, len(rets))
+	for i, r := range rets {
+		if at, ok := places[r.at]; ok {
+			r.at = at
+		}
+		if r.hasKey && r.key.HasHoles() {
+			r.key = r.key.Substitute(func(h slot.Hole) (slot.Key, bool) {
+				id, ok := h.ID.(holeID)
+				if !ok {
+					return slot.Key{}, false
+				}
+				at, ok := places[id.at]
+				if !ok {
+					return slot.Key{}, false
+				}
+				id.at = at
+				return slot.HoleKey(id, h.Label), true
+			})
+		}
+		out[i] = r
+	}
+	return out
 }
 
 // registerFunction analyses a Functions callback with keys/args bound to
@@ -1301,7 +1349,7 @@ func (in *interp) filled(target ast.Expr, item value) {
 		if v := in.scope.lookup(id.Value); v != nil && v.val.kind == kTable && v.val.src&fromWholeRead == 0 {
 			nv := v.val
 			nv.src |= fromWholeRead | fromReply
-			nv.cmd = l.over.cmd
+			nv.cmd, nv.at = l.over.cmd, l.over.at
 			in.setVar(v, nv)
 		}
 		return

@@ -127,7 +127,7 @@ func (in *interp) genericFor(s *ast.GenericForStmt) {
 			idx = value{kind: kNumber, src: fromArgvLen}
 		default:
 			// One item of a whole collection is no longer the collection.
-			elem = value{kind: kUnknown, src: iterated.src &^ fromWholeRead, cmd: iterated.cmd}
+			elem = value{kind: kUnknown, src: iterated.src &^ fromWholeRead, cmd: iterated.cmd, at: iterated.at}
 			idx = value{kind: kNumber, src: iterated.src &^ fromWholeRead}
 		}
 	} else {

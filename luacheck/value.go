@@ -88,6 +88,10 @@ type value struct {
 	// minus: the value is written as a negative literal or a unary minus
 	// on every path, as a range index counted back from the end is.
 	minus bool
+	// at is where the stored or decoded data the value holds was read
+	// (the command call or the decode, see placeOf): one reply used for
+	// several keys is one cause of LUA201. 0 when not known.
+	at uint32
 	// key is the text of strings and literal numbers, as a symbolic key.
 	key slot.Key
 	// cmd is the command whose reply this value is or derives from.
@@ -137,6 +141,9 @@ func join(a, b value) value {
 		a.clamped = a.clamped && b.clamped
 		a.fromStart = a.fromStart || b.fromStart
 		a.minus = a.minus && b.minus
+		if a.at != b.at {
+			a.at = 0 // data read at two places
+		}
 		return a
 	}
 	out := value{kind: kUnknown, src: a.src | b.src, maybeNil: a.maybeNil || b.maybeNil || a.kind == kNil || b.kind == kNil,
@@ -154,8 +161,13 @@ func join(a, b value) value {
 type holeCounter int
 
 func (h *holeCounter) next(origin, label string) slot.Key {
+	return h.nextAt(origin, label, 0)
+}
+
+// nextAt is next for data read at a known place (value.at).
+func (h *holeCounter) nextAt(origin, label string, at uint32) slot.Key {
 	*h++
-	id := holeID{origin: origin, seq: int(*h)}
+	id := holeID{origin: origin, seq: int(*h), at: at}
 	if origin == "KEYS" || origin == "ARGV" {
 		id.index = "?"
 	}
@@ -170,6 +182,7 @@ type holeID struct {
 	origin string // "KEYS", "ARGV" or one of holeReply, holeData, holeKeysData, holeLiteralData, holeOther
 	index  string // the index as written, "?" when computed
 	seq    int
+	at     uint32 // where a reply or decoded data was read (value.at)
 }
 
 // SlotHoleID marks holeID as a hole identity.
@@ -194,6 +207,21 @@ const (
 	holeLiteralData = "literaldata"
 	holeOther       = "value"
 )
+
+// placeOf packs a line and column into a value.at: the place a reply or
+// decoded data was read, unique per call in a file for any column below
+// 4096 and line below 2^19 (beyond, places may share an identity and
+// their keys be named as one cause).
+func placeOf(line, col int) uint32 {
+	return uint32(line&(1<<19-1))<<12 | uint32(min(max(col, 0), 4095))
+}
+
+// paramPlace is the place of the i-th parameter of a function defined on
+// line: data a parameter holds is named by the parameter inside the
+// function. The high bit keeps it apart from the places of calls.
+func paramPlace(line, i int) uint32 {
+	return 1<<31 | placeOf(line, i)
+}
 
 // holeOrigin classifies a hole by its ID.
 func holeOrigin(id slot.HoleID) string {
