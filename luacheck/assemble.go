@@ -95,20 +95,15 @@ func (a *assembler) add(file string, src []byte, first int, includes bool) {
 }
 
 func (a *assembler) include(from string, line, col int, name string) {
-	path := name
-	if filepath.Ext(path) == "" {
-		path += ".lua"
-	}
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(filepath.Dir(from), path)
-	}
-	path = filepath.Clean(path)
+	path := includedPath(from, name)
 	fail := func(format string, args ...any) {
 		a.found = append(a.found, Finding{Pos: Position{File: from, Line: line, Column: col}, Rule: RuleSyntax, Message: sprintf(format, args...)})
 	}
+	// One file however it is spelled ("./q/b.lua", "q/b.lua").
+	key := filepath.Clean(path)
 	switch {
-	case a.seen[path]:
-		if a.gone[path] {
+	case a.seen[key]:
+		if a.gone[key] {
 			// Still missing here: the finding of this file names it too.
 			a.missingAt(from, missingInclude{line, col, path})
 		}
@@ -117,11 +112,11 @@ func (a *assembler) include(from string, line, col int, name string) {
 		fail("include %q not resolved: more than %d included files, the checker's bound", name, maxIncludes)
 		return
 	}
-	a.seen[path] = true
+	a.seen[key] = true
 	src, err := a.files.read(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			a.gone[path] = true
+			a.gone[key] = true
 			a.missingAt(from, missingInclude{line, col, path})
 		} else {
 			fail("included file %s cannot be read: %v", path, err)
@@ -129,6 +124,26 @@ func (a *assembler) include(from string, line, col int, name string) {
 		return
 	}
 	a.add(path, src, 1, true)
+}
+
+// includedPath is the file `--- @include "name"` in file from names,
+// spelled the way from is: "./q/a.lua" includes "./q/includes/b.lua",
+// not the "q/includes/b.lua" that filepath.Join leaves, so a finding in
+// it names a path the user can open from where they ran the check.
+func includedPath(from, name string) string {
+	path := name
+	if filepath.Ext(path) == "" {
+		path += ".lua"
+	}
+	if filepath.IsAbs(path) {
+		return filepath.Clean(path)
+	}
+	path = filepath.Join(filepath.Dir(from), path)
+	dot := "." + string(filepath.Separator)
+	if strings.HasPrefix(from, dot) && !filepath.IsAbs(path) && path != ".." && !strings.HasPrefix(path, ".."+string(filepath.Separator)) {
+		path = dot + path
+	}
+	return path
 }
 
 // includeDirective reads `--- @include "name"` (any number of dashes,

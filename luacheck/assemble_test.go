@@ -118,3 +118,29 @@ func TestPreludeAndGlobals(t *testing.T) {
 		t.Errorf("with globals: %v", got)
 	}
 }
+
+// TestIncludedPath: an included file is named the way its includer is,
+// "./" kept, and a file that includes itself, however spelled, is one
+// file.
+func TestIncludedPath(t *testing.T) {
+	sep := string(filepath.Separator)
+	cases := []struct{ from, name, want string }{
+		{"./q/a.lua", "includes/b", "./q/includes/b.lua"},
+		{"q/a.lua", "includes/b", "q/includes/b.lua"},
+		{"./a.lua", "b.lua", "./b.lua"},
+		{"./q/a.lua", "../../b", "../b.lua"},
+		{"./q/a.lua", "/lib/b", "/lib/b.lua"},
+	}
+	for _, c := range cases {
+		if got := includedPath(filepath.FromSlash(c.from), filepath.FromSlash(c.name)); got != filepath.FromSlash(c.want) {
+			t.Errorf("includedPath(%q, %q) = %q, want %q", c.from, c.name, got, c.want)
+		}
+	}
+	dir := writeTree(t, map[string]string{"q/a.lua": "--- @include \"a\"\n--- @include \"../q/a\"\nreturn redis.call('GET', 'x')\n"})
+	t.Chdir(dir)
+	src, _ := os.ReadFile("q/a.lua")
+	fs := Check(src, Options{Filename: "." + sep + filepath.Join("q", "a.lua"), Includes: true})
+	if got := findingPlaces(fs, ""); strings.Join(got, " ") != "./q/a.lua:3:19 LUA201" {
+		t.Errorf("a file that includes itself: %v", got)
+	}
+}

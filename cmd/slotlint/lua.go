@@ -200,11 +200,19 @@ func luaFiles(args []string, stderr io.Writer) ([]string, error) {
 			continue
 		}
 		var found []string
+		// WalkDir joins names with filepath.Join, which drops a leading
+		// "./": keep it, so the paths printed are spelled as the user
+		// named the directory.
+		dot := "." + string(filepath.Separator)
+		keepDot := strings.HasPrefix(arg, dot)
 		err = filepath.WalkDir(arg, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
 			if !d.IsDir() && strings.HasSuffix(d.Name(), ".lua") {
+				if keepDot && !strings.HasPrefix(path, dot) && !strings.HasPrefix(path, "..") {
+					path = dot + path
+				}
 				found = append(found, path)
 			}
 			return nil

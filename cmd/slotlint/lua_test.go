@@ -268,4 +268,22 @@ func TestLuaMultiFile(t *testing.T) {
 	}
 }
 
+// TestLuaPathsAsNamed: findings in an included helper, and in files found
+// in a directory, name their file as the user named the script or the
+// directory ("./queue/..."), so the path opens from where they ran.
+func TestLuaPathsAsNamed(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"queue/push.lua":         "--- @include \"includes/key\"\nreturn touch(ARGV[1])\n",
+		"queue/includes/key.lua": "local function touch(id)\n  return redis.call('GET', 'job:' .. id)\nend\n",
+	})
+	t.Chdir(dir)
+	for _, arg := range []string{"./queue/push.lua", "./queue", "queue"} {
+		code, out, _ := runLuaCmd(t, arg)
+		want := strings.TrimSuffix(arg, "/push.lua") + "/includes/key.lua:2:21: LUA201 GET key \"job:\" .. ARGV[1]"
+		if code != 1 || !strings.HasPrefix(out, want) || strings.Count(out, "\n") != 1 {
+			t.Errorf("slotlint lua %s: %d\n%s\nwant %s", arg, code, out, want)
+		}
+	}
+}
+
 func luacheckLimit() int { return luacheck.DefaultMaxBytes }
