@@ -144,23 +144,8 @@ func groupCauses(fs []Finding) []Finding {
 			}
 			f.Message += " (if every key and key prefix the scripts get carries the project's hash tag, say so with -keys-tagged or a \"-- slotlint:keys-tagged\" comment)"
 		case RuleUndeclaredKey:
-			f.others = g.others
-			switch {
-			case f.prefix:
-				if len(g.lines) > 0 {
-					f.Message += sprintf("; so are the keys this file builds from %s on %s: they share the declared keys' slot only if %s carries their hash tag", f.cause, lineList(g.lines), f.cause)
-				} else {
-					f.Message += sprintf("; it shares the declared keys' slot only if %s carries their hash tag", f.cause)
-				}
-				f.Message += " (if every key and key prefix the scripts get carries the project's hash tag, say so with -keys-tagged or a \"-- slotlint:keys-tagged\" comment)"
-			case len(g.lines) > 0 && strings.HasPrefix(f.cause, "param "):
-				name := strings.TrimPrefix(f.cause[:strings.LastIndexByte(f.cause, '@')], "param ")
-				f.Message += sprintf("; so are the keys this file builds from %s on %s", name, lineList(g.lines))
-			case len(g.lines) > 0 && strings.HasPrefix(f.cause, "reply@"):
-				f.Message += sprintf("; so are the keys this file builds from the same reply on %s", lineList(g.lines))
-			case len(g.lines) > 0:
-				f.Message += sprintf("; so are the keys this file builds from the same decoded data on %s", lineList(g.lines))
-			}
+			f.others, f.base = g.others, f.Message
+			f.groupUndeclared(g.lines)
 		case RuleMissingGlobal:
 			if len(g.names) > 1 {
 				list := make([]string, len(g.names))
@@ -175,6 +160,28 @@ func groupCauses(fs []Finding) []Finding {
 		}
 	}
 	return out
+}
+
+// groupUndeclared writes the message of a LUA201 finding that stands for
+// the keys of its cause on lines too.
+func (f *Finding) groupUndeclared(lines []int) {
+	f.Message = f.base
+	switch {
+	case f.prefix:
+		if len(lines) > 0 {
+			f.Message += sprintf("; so are the keys this file builds from %s on %s: they share the declared keys' slot only if %s carries their hash tag", f.cause, lineList(lines), f.cause)
+		} else {
+			f.Message += sprintf("; it shares the declared keys' slot only if %s carries their hash tag", f.cause)
+		}
+		f.Message += " (if every key and key prefix the scripts get carries the project's hash tag, say so with -keys-tagged or a \"-- slotlint:keys-tagged\" comment)"
+	case len(lines) > 0 && strings.HasPrefix(f.cause, "param "):
+		name := strings.TrimPrefix(f.cause[:strings.LastIndexByte(f.cause, '@')], "param ")
+		f.Message += sprintf("; so are the keys this file builds from %s on %s", name, lineList(lines))
+	case len(lines) > 0 && strings.HasPrefix(f.cause, "reply@"):
+		f.Message += sprintf("; so are the keys this file builds from the same reply on %s", lineList(lines))
+	case len(lines) > 0:
+		f.Message += sprintf("; so are the keys this file builds from the same decoded data on %s", lineList(lines))
+	}
 }
 
 // lineList names lines for a message: "line 7", "lines 7, 9 and 12", the

@@ -134,8 +134,9 @@ type Finding struct {
 	// own cause.
 	cause string
 	// others are the places of the findings of the same cause merged
-	// into this one (LUA201).
+	// into this one (LUA201), and base its message before it named them.
 	others []Position
+	base   string
 	// prefix: the cause is a key prefix the caller passes in ARGV, which
 	// -keys-tagged covers.
 	prefix bool

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -90,31 +91,80 @@ func dropRepeats(results []FileResult) {
 			seen[at(f, o)] = true
 		}
 	}
-	for _, r := range results {
-		for _, f := range r.Findings {
+	// A LUA201 cause in a helper (its keys built from ARGV[1]) is one
+	// finding for the run, whichever includers reach which of its keys.
+	type causeKey struct{ file, rule, cause string }
+	type index struct{ result, finding int }
+	causes := map[causeKey]index{}
+	for i, r := range results {
+		for j, f := range r.Findings {
 			if f.Pos.File == r.Path {
 				see(f)
+				if f.cause != "" {
+					causes[causeKey{filepath.Clean(f.Pos.File), f.Rule, f.cause}] = index{i, j}
+				}
 			}
+		}
+	}
+	// Merging writes into findings already kept: decide first, then
+	// compact, so that indexes stay valid.
+	drop := make([][]bool, len(results))
+	for i := range results {
+		r := &results[i]
+		drop[i] = make([]bool, len(r.Findings))
+		for j, f := range r.Findings {
+			if f.Pos.File == r.Path {
+				continue
+			}
+			if f.cause != "" {
+				k := causeKey{filepath.Clean(f.Pos.File), f.Rule, f.cause}
+				if ix, ok := causes[k]; ok {
+					mergeCause(&results[ix.result].Findings[ix.finding], f)
+					see(f)
+					drop[i][j] = true
+					continue
+				}
+				causes[k] = index{i, j}
+			}
+			covered := seen[at(f, f.Pos)]
+			for _, o := range f.others {
+				covered = covered && seen[at(f, o)]
+			}
+			if covered {
+				drop[i][j] = true
+				continue
+			}
+			see(f)
 		}
 	}
 	for i := range results {
 		r := &results[i]
 		kept := r.Findings[:0]
-		for _, f := range r.Findings {
-			if f.Pos.File != r.Path {
-				covered := seen[at(f, f.Pos)]
-				for _, o := range f.others {
-					covered = covered && seen[at(f, o)]
-				}
-				if covered {
-					continue
-				}
-				see(f)
+		for j, f := range r.Findings {
+			if !drop[i][j] {
+				kept = append(kept, f)
 			}
-			kept = append(kept, f)
 		}
 		r.Findings = kept
 	}
+}
+
+// mergeCause adds the places of other, a finding of the same cause in the
+// same file, to f, and names their lines in f's message.
+func mergeCause(f *Finding, other Finding) {
+	for _, p := range append([]Position{other.Pos}, other.others...) {
+		if p != f.Pos && !slices.Contains(f.others, p) {
+			f.others = append(f.others, p)
+		}
+	}
+	var lines []int
+	for _, p := range f.others {
+		if p.Line != f.Pos.Line && !slices.Contains(lines, p.Line) {
+			lines = append(lines, p.Line)
+		}
+	}
+	slices.Sort(lines)
+	f.groupUndeclared(lines)
 }
 
 // fileCache holds the included files one run has read, with the error
