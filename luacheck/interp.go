@@ -847,7 +847,7 @@ func (in *interp) index(e *ast.AttrGetExpr) value {
 		}
 		return value{kind: kString, key: in.holes.next("ARGV", obj.label()+"["+exprLabel(e.Key)+"]"), hasKey: true, src: fromArgv}
 	case kReply:
-		return value{kind: kUnknown, src: fromReply, cmd: obj.cmd, at: obj.at}
+		return value{kind: kUnknown, src: fromReply, cmd: obj.cmd, at: fieldPlace(obj.at, ks, lit)}
 	case kTable:
 		if obj.lib != "" && lit {
 			name := obj.lib + "." + ks
@@ -856,9 +856,25 @@ func (in *interp) index(e *ast.AttrGetExpr) value {
 			}
 			return value{kind: kUnknown, lib: name}
 		}
-		return value{kind: kUnknown, src: obj.src, cmd: obj.cmd, at: obj.at}
+		return value{kind: kUnknown, src: obj.src, cmd: obj.cmd, at: fieldPlace(obj.at, ks, lit)}
 	}
-	return value{kind: kUnknown, src: obj.src, cmd: obj.cmd, at: obj.at}
+	return value{kind: kUnknown, src: obj.src, cmd: obj.cmd, at: fieldPlace(obj.at, ks, lit)}
+}
+
+// fieldPlace is the place of one field of data read at at: the fields of
+// one reply or decoded value (HMGET's parentKey and deid, a payload's
+// parent key and job id) are different data, each its own cause of
+// LUA201. A computed index (an item of a list in a loop) keeps the
+// place of the whole.
+func fieldPlace(at uint32, field string, lit bool) uint32 {
+	if at == 0 || !lit {
+		return at
+	}
+	h := at
+	for i := 0; i < len(field); i++ {
+		h = (h ^ uint32(field[i])) * 16777619
+	}
+	return (h ^ uint32(len(field))) &^ (1 << 31)
 }
 
 // label is how a KEYS/ARGV table is written in messages: "KEYS", or a

@@ -26,4 +26,12 @@ local next = rcall('LINDEX', KEYS[2], 0)
 if next then
   rcall('HGET', next, 'state') -- want LUA201
 end
+-- Two fields of one payload are two causes: the parent's key, which may
+-- be in another queue, and the prefix of the job's own queue.
+local args = cjson.decode(ARGV[5])
+if args.parentKey then
+  rcall('EXISTS', args.parentKey) -- want LUA201
+  rcall('SADD', args.parentKey .. ':dependencies', ARGV[6])
+end
+rcall('HSET', args.prefix .. ARGV[6], 'state', 'added') -- want LUA201
 return data
