@@ -43,6 +43,7 @@ func (in *interp) command(line int, via string, args []value) value {
 		return reply
 	}
 	reply.maybeNil = nilBulk[cmd.Name]
+	reply.size = sizeCommands[cmd.Name]
 	mayKeys = spread || hasKeySpecs(cmd)
 	call := commandCall{line: line, name: upper, anchor: name, cmd: cmd, argv: argv, args: args[:len(argv)], spread: spread, spreadVal: spreadVal}
 	if p := namePos; p.Line > 0 {
@@ -296,13 +297,19 @@ func (in *interp) wholeRead(c commandCall) bool {
 			in.reportCall(c, RuleWholeRead, "%s %s with a stop counted back from the end reads all but the last few members: its cost grows with the data (use a fixed stop index)", name, c.argv[2].Text)
 			return true
 		}
+		if len(c.argv) >= 4 && c.argv[2].Known && isInt(c.argv[2].Text) && !strings.HasPrefix(c.argv[2].Text, "-") && !c.argv[3].Known && c.args[3].size {
+			// GroupMQ's trim: "ZRANGE k 0 (ZCARD - keep - 1)" reads every
+			// member past the kept ones, however many there are.
+			in.reportCall(c, RuleWholeRead, "%s %s with a stop computed from the collection's size reads all but the last few members: its cost grows with the data (use a fixed stop index)", name, c.argv[2].Text)
+			return true
+		}
 		if len(c.argv) >= 4 && !c.argv[2].Known && c.args[2].fromStart && c.argv[3].Known && isInt(c.argv[3].Text) && strings.HasPrefix(c.argv[3].Text, "-") {
 			// "local first = 0; if limit > 0 then first = -limit end":
 			// on the path where the start stays 0 the read takes all.
 			in.reportCall(c, RuleWholeRead, "%s with a start that is 0 on some path and stop %s reads to the end of the collection on that path: its cost grows with the data (use a fixed stop index)", name, c.argv[3].Text)
 			return true
 		}
-		if len(c.argv) >= 4 && !c.argv[2].Known && !c.args[2].fromEnd && !c.args[2].minus && c.args[2].src&(fromArgv|fromReply|fromDecoded) != 0 &&
+		if len(c.argv) >= 4 && !c.argv[2].Known && !c.args[2].fromEnd && !c.args[2].minus && !c.args[2].size && c.args[2].src&(fromArgv|fromReply|fromDecoded) != 0 &&
 			c.argv[3].Known && c.argv[3].Text == "-1" {
 			// "ZREVRANGE set keep -1" with keep from the job's options:
 			// every member past the ones kept, however many there are.
@@ -336,6 +343,12 @@ func (in *interp) wholeRead(c commandCall) bool {
 		}
 	}
 	return false
+}
+
+// sizeCommands reply with the size of a collection or of a range of it.
+var sizeCommands = map[string]bool{
+	"ZCARD": true, "ZCOUNT": true, "ZLEXCOUNT": true, "LLEN": true,
+	"SCARD": true, "HLEN": true, "XLEN": true,
 }
 
 func scanFor(cmd string) string {

@@ -644,7 +644,8 @@ func (in *interp) expr(e ast.Expr) value {
 		in.arithmetic(e, e.Line(), e.Operator, r)
 		lt, lit := l.literalText()
 		return value{kind: kNumber, src: l.src | r.src, clamped: l.clamped && r.clamped,
-			fromEnd: e.Operator == "-" && lit && l.kind == kNumber && strings.HasPrefix(lt, "-")}
+			fromEnd: e.Operator == "-" && lit && l.kind == kNumber && strings.HasPrefix(lt, "-"),
+			size:    l.size && (e.Operator == "-" || e.Operator == "+") || r.size && e.Operator == "+"}
 	case *ast.UnaryMinusOpExpr:
 		if n, ok := e.Expr.(*ast.NumberExpr); ok {
 			// Negative literals such as LRANGE's -1 stay constants.
@@ -1048,7 +1049,7 @@ func (in *interp) call(e *ast.FuncCallExpr) []value {
 		return []value{{kind: kUnknown, src: t.src, cmd: t.cmd, at: t.at, spread: true}}
 	case "tonumber":
 		v := arg(0)
-		out := value{kind: kNumber, src: v.src, cmd: v.cmd, at: v.at, maybeNil: v.maybeNil, clamped: v.clamped}
+		out := value{kind: kNumber, src: v.src, cmd: v.cmd, at: v.at, maybeNil: v.maybeNil, clamped: v.clamped, size: v.size}
 		if s, ok := v.literalText(); ok {
 			out.key, out.hasKey = slot.Literal(s), true
 		}

@@ -204,3 +204,50 @@ func TestRedisBatchesIterator(t *testing.T) {
 		t.Errorf("read %d, marked %d, paged %d", n, c.SCard(ctx, stalled).Val(), c.SCard(ctx, paged).Val())
 	}
 }
+
+// TestRedisStopFromSize checks what LUA103 says of GroupMQ's trim, "ZRANGE
+// k 0 (ZCARD - keep - 1)": the read returns every member past the kept
+// ones, so it grows with the set; while "LRANGE k (LLEN - 10) -1" returns
+// at most 10, however long the list (a short list's negative start counts
+// back from the end).
+func TestRedisStopFromSize(t *testing.T) {
+	c := redistest.Standalone(t)
+	p := "{" + redistest.Prefix(t) + "}"
+	set, list, zset := p+"completed", p+"log", p+"recent"
+	cleanup(t, set, list, zset)
+	ctx := context.Background()
+	if got := findingsOf(t, "LUA103/bad_trim_to_card.lua", Options{}); strings.Join(got, " ") != "LUA103" {
+		t.Fatalf("checker, trim: %v", got)
+	}
+	if got := findingsOf(t, "LUA103/good_tail_from_len.lua", Options{}); len(got) != 0 {
+		t.Fatalf("checker, tail: %v", got)
+	}
+	for _, members := range []int{5, 50} {
+		for i := range members {
+			if err := c.ZAdd(ctx, set, redis.Z{Score: float64(i), Member: i}).Err(); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.ZAdd(ctx, zset, redis.Z{Score: float64(i), Member: i}).Err(); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.RPush(ctx, list, i).Err(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		n, err := c.Eval(ctx, caseSource(t, "LUA103/bad_trim_to_card.lua"), []string{set}, 3).Int()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n != members-3 || c.ZCard(ctx, set).Val() != 3 {
+			t.Errorf("trim, %d members, keep 3: read %d, %d left", members, n, c.ZCard(ctx, set).Val())
+		}
+		got, err := c.Eval(ctx, caseSource(t, "LUA103/good_tail_from_len.lua"), []string{list, zset}).Int64Slice()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := int64(min(members, 10)); len(got) != 2 || got[0] != want || got[1] != int64(members) {
+			t.Errorf("tail, %d items: read %v, want [%d %d]", members, got, want, members)
+		}
+		c.Del(ctx, set, list, zset)
+	}
+}

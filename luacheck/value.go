@@ -88,6 +88,11 @@ type value struct {
 	// minus: the value is written as a negative literal or a unary minus
 	// on every path, as a range index counted back from the end is.
 	minus bool
+	// size: the size of a collection, on every path: the reply of a
+	// counting command (ZCARD, LLEN, ZCOUNT...), or one plus or minus
+	// something ("zcount - keep"). A range stop computed so reads all but
+	// a few members; a start, only the last few.
+	size bool
 	// at is where the stored or decoded data the value holds was read
 	// (the command call or the decode, see placeOf): one reply used for
 	// several keys is one cause of LUA201. 0 when not known.
@@ -144,6 +149,7 @@ func join(a, b value) value {
 		if a.at != b.at {
 			a.at = 0 // data read at two places
 		}
+		a.size = a.size && b.size
 		return a
 	}
 	out := value{kind: kUnknown, src: a.src | b.src, maybeNil: a.maybeNil || b.maybeNil || a.kind == kNil || b.kind == kNil,
@@ -153,6 +159,7 @@ func join(a, b value) value {
 	}
 	out.clamped = a.clamped && b.clamped
 	out.minus = a.minus && b.minus
+	out.size = a.size && b.size
 	return out
 }
 
