@@ -1365,7 +1365,13 @@ func (in *interp) filled(target ast.Expr, item value) {
 		}
 		if v := in.scope.lookup(id.Value); v != nil && v.val.kind == kTable && v.val.src&fromWholeRead == 0 {
 			nv := v.val
-			nv.src |= fromWholeRead | fromReply
+			nv.src |= fromWholeRead
+			if !item.hasKey {
+				// The reply's own items: stored data, as keys too. A
+				// key built from an item (ns .. ":job:" .. id) is judged
+				// where it is built, by what decides its slot.
+				nv.src |= fromReply
+			}
 			nv.cmd, nv.at = l.over.cmd, l.over.at
 			in.setVar(v, nv)
 		}

@@ -98,6 +98,12 @@ func (in *interp) numberFor(s *ast.NumberForStmt) {
 	in.expr(s.Step)
 	loop := in.loopBody(s.Stmts, func() {
 		in.scope.declare(s.Name, value{kind: kNumber, src: init.src | limit.src})
+		if limit.src&fromWholeRead != 0 {
+			// "for i = 1, #members": the loop runs over the whole
+			// collection as ipairs(members) does, so a table it fills
+			// with members[i] grows with the data (filled).
+			in.loops[len(in.loops)-1].over = limit
+		}
 	})
 	if !hasExit(s.Stmts) {
 		in.reportBound(s, "for", limit, loop)
