@@ -26,7 +26,7 @@ func privateServers(t *testing.T, f func(t *testing.T, rdb redis.UniversalClient
 
 // volumeTest skips a test whose point is its volume (100,000 locks or
 // acquisitions) under the race detector, which makes each call three to
-// four times as costly: make test runs it without -race (go-test-norace,
+// four times as costly: make test runs it without -race (go-test-volume,
 // RUNTIME_NORACE in the Makefile; add the test's name there).
 func volumeTest(t *testing.T) {
 	t.Helper()

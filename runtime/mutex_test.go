@@ -33,7 +33,7 @@ import (
 // Under the race detector, which makes each acquisition three to four times
 // as costly (78 s of CPU for the standalone half, against 21 s without),
 // the test runs 10,000 acquisitions with the same faults and checks; the
-// 100,000 run without -race (make test: go-test-norace, RUNTIME_NORACE).
+// 100,000 run without -race (make test: go-test-volume, RUNTIME_NORACE).
 // The servers are the test's own: CLIENT PAUSE and SCRIPT FLUSH would stall
 // or disturb the other packages' tests on the shared ones.
 func TestMutualExclusionUnderFaults(t *testing.T) {
