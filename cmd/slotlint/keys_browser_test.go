@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"html"
 	"image/png"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -58,12 +60,29 @@ func openPage(t *testing.T, browser, page string, flags ...string) (string, []st
 	return stdout.String(), console
 }
 
-// shopPage writes the example service's page.
+var (
+	shopPageOnce sync.Once
+	shopPageErr  string // why the page could not be written
+)
+
+// shopPage writes the example service's page, once per test binary, next
+// to the shared binary (TestMain removes both): the browser tests only
+// read it, and each run of slotlint keys loads the example from source.
 func shopPage(t *testing.T) string {
 	t.Helper()
-	page := filepath.Join(t.TempDir(), "keys.html")
-	if code, _, stderr := runIn(t, exampleDir, sharedBinary(t), "keys", "-html", page, "./..."); code != 0 {
-		t.Fatalf("slotlint keys -html: exit %d\n%s", code, stderr)
+	bin := sharedBinary(t)
+	page := filepath.Join(filepath.Dir(bin), "keys-shop.html")
+	shopPageOnce.Do(func() {
+		r := runCommand(exampleDir, bin, "keys", "-html", page, "./...")
+		switch {
+		case r.err != nil:
+			shopPageErr = "slotlint keys -html: " + r.err.Error()
+		case r.code != 0:
+			shopPageErr = fmt.Sprintf("slotlint keys -html: exit %d\n%s", r.code, r.stderr)
+		}
+	})
+	if shopPageErr != "" {
+		t.Fatal(shopPageErr)
 	}
 	return page
 }
