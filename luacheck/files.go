@@ -74,7 +74,8 @@ func CheckFiles(paths []string, workers int, optsFor func(path string, src []byt
 // are one file), line, column and rule: includers that call a helper
 // with different arguments describe its key differently, but it is one
 // finding there. A finding that names others of its cause (LUA201) is a
-// repeat when every place it names is already printed.
+// repeat when every place it names is already printed, and, unless its
+// cause is a prefix the caller passes, printed for a cause of its kind.
 func dropRepeats(results []FileResult) {
 	type place struct {
 		file         string
@@ -84,11 +85,15 @@ func dropRepeats(results []FileResult) {
 	at := func(f Finding, p Position) place {
 		return place{filepath.Clean(p.File), p.Line, p.Column, f.Rule}
 	}
-	seen := map[place]bool{}
+	// seen: the place is printed; strong: by a finding that does not
+	// stand for a prefix the caller passes (LUA201's ARGV[n] causes).
+	seen, strong := map[place]bool{}, map[place]bool{}
 	see := func(f Finding) {
-		seen[at(f, f.Pos)] = true
-		for _, o := range f.others {
-			seen[at(f, o)] = true
+		for _, p := range append([]Position{f.Pos}, f.others...) {
+			seen[at(f, p)] = true
+			if !f.prefix {
+				strong[at(f, p)] = true
+			}
 		}
 	}
 	// A LUA201 cause in a helper (its keys built from ARGV[1]) is one
@@ -126,9 +131,12 @@ func dropRepeats(results []FileResult) {
 				}
 				causes[k] = index{i, j}
 			}
-			covered := seen[at(f, f.Pos)]
-			for _, o := range f.others {
-				covered = covered && seen[at(f, o)]
+			// A helper's place reached by one includer with the tagged
+			// prefix it passes, and by another with a key read from
+			// stored data, has two causes: the second is not a repeat.
+			covered := true
+			for _, p := range append([]Position{f.Pos}, f.others...) {
+				covered = covered && seen[at(f, p)] && (f.prefix || strong[at(f, p)])
 			}
 			if covered {
 				drop[i][j] = true

@@ -133,16 +133,18 @@ func TestCheckFilesIncludedOnce(t *testing.T) {
 	}
 }
 
-// TestCheckFilesHelperOnePlace: a helper two scripts call with keys of
-// different origins, and that is itself given as "./dir/...", reports
-// its finding once: one place, one rule, one finding, whatever each
-// includer's message says and however the path is spelled.
+// TestCheckFilesHelperOnePlace: a helper two scripts call with keys from
+// different ARGV elements, and that is itself given as "./dir/...",
+// reports its finding once: one place, one rule, one finding, whatever
+// each includer's message says and however the path is spelled. (A key
+// read from stored data at a place printed with a prefix from ARGV is
+// another cause: TestCheckFilesHelperTwoCauses.)
 func TestCheckFilesHelperOnePlace(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	files := map[string]string{
 		"q/a-1.lua":            "--- @include \"includes/touch\"\ntouch(ARGV[1])\n",
-		"q/b-1.lua":            "--- @include \"includes/touch\"\ntouch(redis.call('GET', KEYS[1]))\n",
+		"q/b-1.lua":            "--- @include \"includes/touch\"\ntouch(ARGV[2])\n",
 		"q/includes/touch.lua": "local function touch(prefix)\n  redis.call('SET', prefix .. 'seen', 1)\nend\n",
 	}
 	var paths []string
@@ -200,6 +202,44 @@ func TestCheckFilesHelperCauseOnce(t *testing.T) {
 		}
 	}
 	if len(got) != 1 || !strings.Contains(got[0], "move.lua:3:") || !strings.HasSuffix(got[0], "; so are the keys this file builds from parent on lines 5 and 7") {
+		t.Errorf("findings: %q", got)
+	}
+}
+
+// TestCheckFilesHelperTwoCauses: a helper place that one includer reaches
+// with the prefix it passes in ARGV and another with a prefix read from
+// stored data has two causes, each printed once; a third includer with
+// the ARGV prefix again is a repeat.
+func TestCheckFilesHelperTwoCauses(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	files := map[string]string{
+		"q/a-1.lua":           "--- @include \"includes/drop\"\ndrop(ARGV[1], ARGV[2])\n",
+		"q/b-1.lua":           "--- @include \"includes/drop\"\ndrop(redis.call('HGET', KEYS[1], 'parentPrefix'), ARGV[2])\n",
+		"q/c-1.lua":           "--- @include \"includes/drop\"\ndrop(ARGV[1], ARGV[3])\n",
+		"q/includes/drop.lua": "local function drop(prefix, id)\n  redis.call('DEL', prefix .. 'de:' .. id)\nend\n",
+	}
+	var paths []string
+	for _, name := range []string{"q/a-1.lua", "q/b-1.lua", "q/c-1.lua"} {
+		for _, f := range []string{name, "q/includes/drop.lua"} {
+			if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(f, []byte(files[f]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		paths = append(paths, "./"+name)
+	}
+	res := CheckFiles(paths, 1, func(string, []byte) Options { return Options{Includes: true} })
+	var got []string
+	for _, r := range res {
+		for _, f := range r.Findings {
+			got = append(got, f.String())
+		}
+	}
+	if len(got) != 2 || !strings.Contains(got[0], "drop.lua:2:") || !strings.Contains(got[0], "comes from ARGV") ||
+		!strings.Contains(got[1], "drop.lua:2:") || !strings.Contains(got[1], "key a reply of HGET") {
 		t.Errorf("findings: %q", got)
 	}
 }
