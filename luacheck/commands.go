@@ -504,6 +504,12 @@ func (in *interp) judgeKey(c commandCall, v value) {
 		lit, _ := v.key.Literal()
 		f.Rule = RuleUndeclaredKey
 		f.Message = sprintf("%s key %s (slot %d) is a literal, not passed in KEYS: on a cluster it may live in another slot than the script's keys%s", c.cmd.Name, shown, slot.Slot(lit), crossNote)
+	case dataHole && firstHoleOrigin(parts) == holeReply:
+		// "a reply of HGET .. ':' .. ARGV[2]": the stored value decides
+		// the slot, whatever the caller's part after it.
+		f.Rule = RuleUndeclaredKey
+		f.Message = sprintf("%s key %s is read from stored data, not passed in KEYS: on a cluster it may live in another slot%s", c.cmd.Name, shown, crossNote)
+		f.cause, _ = in.c.undeclaredCause(parts)
 	case argvHole && in.c.opts.KeysTagged && tagFromArgs(parts):
 		return // a key or prefix the caller passes in ARGV, with the project's tag
 	case argvHole:
@@ -576,6 +582,20 @@ func (c *checker) causeName(what string, at uint32) string {
 		return sprintf("param %s@%d", name, at)
 	}
 	return sprintf("%s@%d", what, at)
+}
+
+// firstHoleOrigin is the origin of the key's first hole, "" when a literal
+// "{" comes before it or there is none.
+func firstHoleOrigin(parts []slot.Part) string {
+	for _, p := range parts {
+		if p.Hole != nil {
+			return holeOrigin(p.Hole.ID)
+		}
+		if strings.Contains(p.Lit, "{") {
+			return ""
+		}
+	}
+	return ""
 }
 
 // tagFromKeys: the key's first part that could hold a "{" is a KEYS hole,

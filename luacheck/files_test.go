@@ -239,7 +239,7 @@ func TestCheckFilesHelperTwoCauses(t *testing.T) {
 		}
 	}
 	if len(got) != 2 || !strings.Contains(got[0], "drop.lua:2:") || !strings.Contains(got[0], "comes from ARGV") ||
-		!strings.Contains(got[1], "drop.lua:2:") || !strings.Contains(got[1], "key a reply of HGET") {
+		!strings.Contains(got[1], "drop.lua:2:") || !strings.Contains(got[1], "key a reply of HGET .. \"de:\" .. ARGV[2] is read from stored data") {
 		t.Errorf("findings: %q", got)
 	}
 }
