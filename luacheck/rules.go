@@ -61,7 +61,7 @@ var Rules = []Rule{
 	},
 	{
 		ID: RuleUndeclaredKey, Title: "key not passed in KEYS",
-		Why: "on a cluster a script may only touch keys of its declared keys' slot; a literal key, a key from ARGV or one read from data may be in another slot (CROSSSLOT / non-local key errors) and is invisible to clients that route by KEYS. A project that passes every key and key prefix with its hash tag (a queue library that passes its \"{queue}\" prefix in ARGV, as Bull and BullMQ do) says so with `slotlint lua -keys-tagged` or a \"-- slotlint:keys-tagged\" comment: a key that starts with an ARGV value is then quiet; keys read from stored data (a parent job's queue, a SCAN result) and literals are still reported",
+		Why: "on a cluster a script may only touch keys of its declared keys' slot; a literal key, a key from ARGV or one read from data may be in another slot (CROSSSLOT / non-local key errors) and is invisible to clients that route by KEYS. A project that passes every key and key prefix with its hash tag (a queue library that passes its \"{queue}\" prefix in ARGV, as Bull and BullMQ do) says so with `slotlint lua -keys-tagged` or a \"-- slotlint:keys-tagged\" comment: a key that starts with an ARGV value is then quiet; keys read from stored data (a parent job's queue, a SCAN result) and literals are still reported. `slotlint lua` reports the keys a file builds from one cause once, at the first, naming the lines of the others: one ARGV[n] prefix (whose tag decides them all), one reply, one field of decoded data or one function parameter's data (the Go analyzer, which binds ARGV per call site, judges each key)",
 		Bad: "redis.call('INCR', 'stats:' .. ARGV[1])", Good: "redis.call('INCR', KEYS[2]) -- pass the key",
 	},
 	{
