@@ -124,6 +124,17 @@ func (c commandCall) hasArg(word string) (found, maybe bool) {
 	return c.hasArgFrom(max(1, abs(c.cmd.Arity)), word)
 }
 
+// limitCount is the index of the count in "LIMIT offset count", 0 when
+// the call has no such literal LIMIT with a count in its arguments.
+func (c commandCall) limitCount() int {
+	for i := max(1, abs(c.cmd.Arity)); i+2 < len(c.argv) && i+2 < len(c.args); i++ {
+		if c.argv[i].Known && strings.EqualFold(c.argv[i].Text, "LIMIT") {
+			return i + 2
+		}
+	}
+	return 0
+}
+
 func abs(n int) int {
 	if n < 0 {
 		return -n
@@ -327,6 +338,15 @@ func (in *interp) wholeRead(c commandCall) bool {
 	case "ZRANGEBYSCORE", "ZREVRANGEBYSCORE", "ZRANGEBYLEX", "ZREVRANGEBYLEX":
 		if limit, maybe := c.hasArg("LIMIT"); !limit && !maybe {
 			in.reportCall(c, RuleWholeRead, "%s without LIMIT reads every member in the range: its cost grows with the data (add LIMIT offset count)", name)
+			return true
+		}
+		if n := c.limitCount(); n > 0 && c.args[n].isMinusOne() {
+			in.reportCall(c, RuleWholeRead, "%s with LIMIT count -1 reads every member in the range: its cost grows with the data (give a count)", name)
+			return true
+		}
+		if n := c.limitCount(); n > 0 && c.args[n].allOnSomePath {
+			// relayGet's window(): "if last < 0 then return first, -1".
+			in.reportCall(c, RuleWholeRead, "%s with a LIMIT count that is -1 on some path reads every member in the range on that path: its cost grows with the data (clamp the count)", name)
 			return true
 		}
 	case "XRANGE", "XREVRANGE":

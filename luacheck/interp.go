@@ -1000,8 +1000,16 @@ func (in *interp) call(e *ast.FuncCallExpr) []value {
 		return []value{unknown}
 	}
 	if f.fn != nil {
-		in.work++
-		return in.callFunction(*f.fn, args, line, nil)
+		// A local function walked here counts as work only if its body
+		// runs a command (a pure helper that splits a string leaves a
+		// loop's passes Lua work); one not walked (recursion, the
+		// inlining limit) may run anything.
+		walked := in.frame.inline < maxInline && in.budget > 0 && !slices.Contains(in.active, f.fn.def)
+		rets := in.callFunction(*f.fn, args, line, nil)
+		if !walked {
+			in.work++
+		}
+		return rets
 	}
 	arg := func(i int) value {
 		if i < len(args) {

@@ -2,6 +2,7 @@ package luacheck
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -249,5 +250,53 @@ func TestRedisStopFromSize(t *testing.T) {
 			t.Errorf("tail, %d items: read %v, want [%d %d]", members, got, want, members)
 		}
 		c.Del(ctx, set, list, zset)
+	}
+}
+
+// TestRedisLimitCountAll: a LIMIT count of -1 takes every member from the
+// offset on (ZRANGEBYLEX, ZRANGEBYSCORE), so the view that passes -1 for
+// a negative last reads the whole range and runs a command per member
+// (LUA103 at the read, LUA102 at the loop).
+func TestRedisLimitCountAll(t *testing.T) {
+	c := redistest.Standalone(t)
+	p := "{" + redistest.Prefix(t) + "}"
+	lex, scores := p+"subs", p+"retained"
+	cleanup(t, lex, scores)
+	ctx := context.Background()
+	if got := findingsOf(t, "LUA103/bad_limit_count_all_on_some_path.lua", Options{}); strings.Join(got, " ") != "LUA103 LUA102 LUA103" {
+		t.Fatalf("checker: %v", got)
+	}
+	for _, n := range []int{20, 2000} {
+		members := make([]redis.Z, n)
+		for i := range members {
+			members[i] = redis.Z{Member: fmt.Sprintf("t|topic%05d", i)}
+		}
+		if err := c.ZAdd(ctx, lex, members...).Err(); err != nil {
+			t.Fatal(err)
+		}
+		for i := range members {
+			members[i].Score = float64(i)
+		}
+		if err := c.ZAdd(ctx, scores, members...).Err(); err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.Eval(ctx, `return {#redis.call('ZRANGEBYLEX', KEYS[1], '-', '+', 'LIMIT', 0, -1),
+  #redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', '+inf', 'LIMIT', 5, -1)}`, []string{lex, scores}).Int64Slice()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got[0] != int64(n) || got[1] != int64(n-5) {
+			t.Errorf("%d members: LIMIT 0 -1 read %d, LIMIT 5 -1 read %d", n, got[0], got[1])
+		}
+		rows, err := c.Eval(ctx, caseSource(t, "LUA103/bad_limit_count_all_on_some_path.lua"), []string{lex, scores}, 0, -1).Slice()
+		if err != nil {
+			t.Fatal(err)
+		}
+		// One row per member for the patterns, none for "n|", and the
+		// whole second set as the last row.
+		if len(rows) != n+1 {
+			t.Errorf("%d members: the view with last = -1 gave %d rows", n, len(rows))
+		}
+		c.Del(ctx, lex, scores)
 	}
 }

@@ -85,6 +85,9 @@ type value struct {
 	// fromStart: the value is the literal 0 on some path ("local start =
 	// 0; if limit > 0 then start = -limit end").
 	fromStart bool
+	// allOnSomePath: the value is the literal -1 on some path ("if last
+	// < 0 then return first, -1 end"): as a LIMIT count, every member.
+	allOnSomePath bool
 	// minus: the value is written as a negative literal or a unary minus
 	// on every path, as a range index counted back from the end is.
 	minus bool
@@ -136,6 +139,12 @@ func (v value) isZero() bool {
 	return ok && v.kind == kNumber && t == "0"
 }
 
+// isMinusOne: the value is the literal number -1.
+func (v value) isMinusOne() bool {
+	t, ok := v.literalText()
+	return ok && v.kind == kNumber && t == "-1"
+}
+
 // join is the value of a variable that holds a or b depending on the path
 // taken: what both agree on, otherwise unknown with the union of sources.
 func join(a, b value) value {
@@ -145,6 +154,7 @@ func join(a, b value) value {
 		a.maybeNil = a.maybeNil || b.maybeNil
 		a.clamped = a.clamped && b.clamped
 		a.fromStart = a.fromStart || b.fromStart
+		a.allOnSomePath = a.allOnSomePath || b.allOnSomePath
 		a.minus = a.minus && b.minus
 		if a.at != b.at {
 			a.at = 0 // data read at two places
@@ -153,7 +163,8 @@ func join(a, b value) value {
 		return a
 	}
 	out := value{kind: kUnknown, src: a.src | b.src, maybeNil: a.maybeNil || b.maybeNil || a.kind == kNil || b.kind == kNil,
-		fromStart: a.fromStart || b.fromStart || a.isZero() || b.isZero()}
+		fromStart:     a.fromStart || b.fromStart || a.isZero() || b.isZero(),
+		allOnSomePath: a.allOnSomePath || b.allOnSomePath || a.isMinusOne() || b.isMinusOne()}
 	if a.kind == b.kind && (a.kind == kNumber || a.kind == kString) {
 		out.kind = a.kind
 	}
