@@ -324,10 +324,10 @@ var hookID = regexp.MustCompile(`(?m)^- id: (\S+)$`)
 // that every run of pre-commit in the test binary uses: the config names
 // every hook of this checkout's .pre-commit-hooks.yaml, from a commit of
 // the working tree (shadowRepo), as a user's config names them from a
-// tag. pre-commit installs them, a go install of slotlint from a path it
-// has not built before, on the first run and reuses its installation for
-// the same repository and revision afterwards. (pre-commit try-repo
-// would install them again on every run, into a store of its own.)
+// tag. pre-commit install-hooks installs them once, a go install of
+// slotlint in pre-commit's store, and every run reuses the installation
+// for the same repository and revision. (pre-commit try-repo would
+// install them again on every run, into a store of its own.)
 func sharedPreCommit(t *testing.T) (config, home string) {
 	t.Helper()
 	preCommitOnce.Do(func() {
@@ -362,6 +362,20 @@ func sharedPreCommit(t *testing.T) (config, home string) {
 		if err := os.WriteFile(filepath.Join(dir, "config.yaml"), []byte(cfg), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		// The hooks are installed here, before any run, with -trimpath:
+		// pre-commit clones the hooks' repository into its own store, a
+		// new directory in each test binary, and without -trimpath the go
+		// command keys every package of this module by its directory, so
+		// each test binary compiled them all again (BENCHMARKS.md, "How
+		// long make test takes"). The runs themselves go without it: a
+		// cgo file that go list hands slotlint from the build cache names
+		// the directory it was first built in when built with -trimpath.
+		install := exec.Command("pre-commit", "install-hooks", "--config", filepath.Join(dir, "config.yaml"), "--color=never")
+		install.Dir = hooks
+		install.Env = preCommitEnv(t, filepath.Join(dir, "home"), "-buildvcs=false -trimpath")
+		if out, err := install.CombinedOutput(); err != nil {
+			t.Fatalf("pre-commit install-hooks: %v\n%s", err, out)
+		}
 		preCommitReady = true
 	})
 	if !preCommitReady {
@@ -370,35 +384,35 @@ func sharedPreCommit(t *testing.T) (config, home string) {
 	return filepath.Join(preCommitDir, "config.yaml"), filepath.Join(preCommitDir, "home")
 }
 
+// preCommitEnv is the environment pre-commit runs in: its store under
+// home, the go command's GOFLAGS as given. pre-commit gives go install a
+// GOPATH of its own; the module cache stays the one this test runs with,
+// so the hooks build from the modules already downloaded.
+func preCommitEnv(t *testing.T, home, goflags string) []string {
+	t.Helper()
+	gomodcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(os.Environ(), "GOWORK=off", "GOFLAGS="+goflags, "GOMODCACHE="+strings.TrimSpace(string(gomodcache)), "PRE_COMMIT_HOME="+home)
+}
+
 // preCommitRun returns a function that runs every hook of this checkout's
-// .pre-commit-hooks.yaml with the real pre-commit (pre-commit run, which
-// builds slotlint with go install on its first run) on all files of a git
-// repository, and returns the exit status and output.
+// .pre-commit-hooks.yaml with the real pre-commit (pre-commit run, the
+// hooks installed by sharedPreCommit) on all files of a git repository,
+// and returns the exit status and output.
 func preCommitRun(t *testing.T) func(repo string) (int, string) {
 	t.Helper()
 	if _, err := exec.LookPath("pre-commit"); err != nil {
 		missingTool(t, "pre-commit is not installed (apt-get install pre-commit)")
 	}
 	config, home := sharedPreCommit(t)
-	gomodcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	modCache := strings.TrimSpace(string(gomodcache))
+	env := preCommitEnv(t, home, "-buildvcs=false")
 	return func(repo string) (int, string) {
 		// --all-files checks what is committed and staged alike.
 		cmd := exec.Command("pre-commit", "run", "--config", config, "--all-files", "--color=never", "--verbose")
 		cmd.Dir = repo
-		// pre-commit gives go install a GOPATH of its own; the module
-		// cache stays the one this test runs with, so the hooks build
-		// from the modules already downloaded. -trimpath: pre-commit
-		// clones the hooks' repository to a directory of its own, new in
-		// each test binary, and without -trimpath the go command keys
-		// every package of this module by its directory, so it compiled
-		// them all again (26 s of CPU) where a build without paths finds
-		// them in the build cache (3 s; BENCHMARKS.md, "How long make
-		// test takes"). The binary runs the same code either way.
-		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-buildvcs=false -trimpath", "GOMODCACHE="+modCache, "PRE_COMMIT_HOME="+home)
+		cmd.Env = env
 		out, err := cmd.CombinedOutput()
 		code := 0
 		if ee, ok := err.(*exec.ExitError); ok {
