@@ -326,6 +326,11 @@ func (x *Extractor) valueID(e ast.Expr, ev *env, depth int) (HoleID, string, tok
 // %s or %v is itself; a number printed in decimal is one hole whatever the
 // function that printed it (%d, %v, strconv.Itoa).
 func (x *Extractor) formatted(e ast.Expr, verb byte, ev *env, depth int, lbl string) slot.Key {
+	if printedByMethod(x.info.TypeOf(e), verb) {
+		// fmt prints what the type's own method returns: neither the
+		// operand's text nor a number.
+		return x.printedValue(e, methodClass, ev, depth, lbl)
+	}
 	if tv, ok := x.info.Types[e]; ok && tv.Value != nil {
 		switch {
 		case tv.Value.Kind() == constant.String && (verb == 's' || verb == 'v'):
@@ -342,6 +347,12 @@ func (x *Extractor) formatted(e ast.Expr, verb byte, ev *env, depth int, lbl str
 	if t != nil && isInteger(t) && (verb == 'd' || verb == 'v') {
 		class = "dec"
 	}
+	return x.printedValue(e, class, ev, depth, lbl)
+}
+
+// printedValue is the hole of value e printed by class: one hole for one
+// value, a new one for a value that is not one stable thing.
+func (x *Extractor) printedValue(e ast.Expr, class string, ev *env, depth int, lbl string) slot.Key {
 	id, l, pos, ok := x.valueID(e, ev, depth)
 	if !ok {
 		if braceFreeClass[class] {
@@ -353,6 +364,41 @@ func (x *Extractor) formatted(e ast.Expr, verb byte, ev *env, depth int, lbl str
 		lbl = l
 	}
 	return x.hole(printedID(class, id), lbl, pos)
+}
+
+// methodClass is the printing class of a value fmt prints through its
+// own Format, Error or String method: text of any shape.
+const methodClass = "method"
+
+// printedByMethod reports whether fmt prints a value of static type t with
+// verb through the type's own method: Format for every verb, Error or
+// String (an error first) for %v, %s and %q. Hex of the method's text
+// (%x) still holds no brace and stays its class.
+func printedByMethod(t types.Type, verb byte) bool {
+	if t == nil {
+		return false
+	}
+	if _, ok := t.Underlying().(*types.Interface); ok {
+		// The dynamic value decides: the operand is a hole already.
+		return false
+	}
+	ms := types.NewMethodSet(t)
+	if sel := ms.Lookup(nil, "Format"); sel != nil {
+		if sig, ok := sel.Type().(*types.Signature); ok && sig.Params().Len() == 2 && sig.Results().Len() == 0 {
+			return true
+		}
+	}
+	if verb != 'v' && verb != 's' && verb != 'q' {
+		return false
+	}
+	for _, name := range []string{"Error", "String"} {
+		if sel := ms.Lookup(nil, name); sel != nil {
+			if sig, ok := sel.Type().(*types.Signature); ok && sig.Params().Len() == 0 && sig.Results().Len() == 1 && astutil.IsString(sig.Results().At(0).Type()) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (x *Extractor) call(call *ast.CallExpr, ev *env, depth int) slot.Key {
