@@ -12,8 +12,9 @@ import (
 // taint is what holds data read by one GET or HGET inside a function: the
 // read call itself, variables assigned from it (directly, through .Val(),
 // .Result(), .Int64() …, or from other tainted values), and a command
-// variable (cmd := rdb.Get(…)) whose methods give the data, but for the
-// one that gives the reply's error alone (redisapi.ReplyErr).
+// variable (cmd := rdb.Get(…), res := c.Do(ctx, …)) whose methods give the
+// data, but for the one that gives the reply's error alone
+// (redisapi.ReplyErr: go-redis's Err, rueidis's Error).
 // Errors are not data: checking one does not make a write depend on the
 // value read.
 type taint struct {
@@ -52,7 +53,7 @@ func newTaint(f *fn, read *ast.CallExpr) *taint {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
 			add(n.Lhs, n.Rhs, n.Tok != token.ASSIGN && n.Tok != token.DEFINE)
-			if len(n.Lhs) == 1 && len(n.Rhs) == 1 && ast.Unparen(n.Rhs[0]) == ast.Expr(read) {
+			if len(n.Lhs) == 1 && len(n.Rhs) == 1 && redisapi.ReplyCommand(t.info, n.Rhs[0]) == ast.Expr(read) {
 				if v := t.varOf(n.Lhs[0]); v != nil {
 					t.cmds[v] = true
 				}
@@ -66,7 +67,7 @@ func newTaint(f *fn, read *ast.CallExpr) *taint {
 				lhs[i] = id
 			}
 			add(lhs, n.Values, false)
-			if len(n.Names) == 1 && len(n.Values) == 1 && ast.Unparen(n.Values[0]) == ast.Expr(read) {
+			if len(n.Names) == 1 && len(n.Values) == 1 && redisapi.ReplyCommand(t.info, n.Values[0]) == ast.Expr(read) {
 				if v := t.varOf(n.Names[0]); v != nil {
 					t.cmds[v] = true
 				}
@@ -148,9 +149,9 @@ func (t *taint) find(e ast.Node, skipAbsence bool) bool {
 				return false
 			}
 			if sel, ok := n.Fun.(*ast.SelectorExpr); ok {
-				_, part, isReply := redisapi.ReplyMethod(t.info, n)
+				reply, part, isReply := redisapi.ReplyMethod(t.info, n)
 				errOnly := isReply && part == redisapi.ReplyErr
-				if errOnly && ast.Unparen(sel.X) == ast.Expr(t.read) {
+				if errOnly && reply == ast.Expr(t.read) {
 					return false // whether the key exists, not its value
 				}
 				if v := t.varOf(sel.X); v != nil && t.cmds[v] && !errOnly {

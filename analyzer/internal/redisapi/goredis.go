@@ -621,8 +621,9 @@ func IsPipeline(t types.Type) bool {
 type ReplyPart uint8
 
 const (
-	// ReplyErr is the command's error alone (go-redis's Err): whether the
-	// command failed or the key was missing, not the value.
+	// ReplyErr is the command's error alone (go-redis's Err, rueidis's and
+	// valkey-go's Error): whether the command failed or the key was
+	// missing, not the value.
 	ReplyErr ReplyPart = iota + 1
 	// ReplyResult is the value and the error (go-redis's Result).
 	ReplyResult
@@ -631,31 +632,58 @@ const (
 )
 
 // ReplyMethod reports whether call is a method call on the reply value a
-// command returns (a go-redis Cmd, or the Cmder interface), and returns
-// that value's expression and what the method gives.
+// command returns (a go-redis Cmd, or the Cmder interface; a rueidis
+// RedisResult or a valkey-go ValkeyResult), and returns the command whose
+// reply it is (ReplyCommand) and what the method gives.
 func ReplyMethod(info *types.Info, call *ast.CallExpr) (reply ast.Expr, part ReplyPart, ok bool) {
 	sel, isSel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !isSel {
 		return nil, 0, false
 	}
 	fn, isFn := typeutil.Callee(info, call).(*types.Func)
-	if !isFn || fn.Pkg() == nil || !IsGoRedis(fn.Pkg().Path()) {
+	if !isFn || fn.Pkg() == nil {
 		return nil, 0, false
 	}
 	recv := fn.Type().(*types.Signature).Recv()
 	if recv == nil {
 		return nil, 0, false
 	}
+	if isRueidis(fn.Pkg().Path()) {
+		part, ok := rueidisResultMethod(namedOf(recv.Type()), fn.Name())
+		return ReplyCommand(info, sel.X), part, ok
+	}
+	if !IsGoRedis(fn.Pkg().Path()) {
+		return nil, 0, false
+	}
 	if name := namedOf(recv.Type()); !strings.HasSuffix(name, "Cmd") && name != "Cmder" {
 		return nil, 0, false
 	}
+	reply = ast.Unparen(sel.X)
 	switch fn.Name() {
 	case "Err":
-		return sel.X, ReplyErr, true
+		return reply, ReplyErr, true
 	case "Result":
-		return sel.X, ReplyResult, true
+		return reply, ReplyResult, true
 	}
-	return sel.X, ReplyValue, true
+	return reply, ReplyValue, true
+}
+
+// ReplyCommand returns the command whose reply e is, as Call.Node names
+// it: a go-redis command call is its own reply; rueidis's and valkey-go's
+// reply is what Do or DoCache returns for the command passed to it
+// (written in place: a command held in a variable is not followed).
+// Otherwise e itself.
+func ReplyCommand(info *types.Info, e ast.Expr) ast.Expr {
+	e = ast.Unparen(e)
+	call, ok := e.(*ast.CallExpr)
+	if !ok {
+		return e
+	}
+	fn, ok := typeutil.Callee(info, call).(*types.Func)
+	if ok && fn.Pkg() != nil && isRueidis(fn.Pkg().Path()) && (fn.Name() == "Do" || fn.Name() == "DoCache") && len(call.Args) >= 2 {
+		return ast.Unparen(call.Args[1])
+	}
+	return e
 }
 
 // namedOf is the name of t's named type, or of the one it points to.

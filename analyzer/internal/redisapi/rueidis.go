@@ -98,6 +98,21 @@ func collectRueidis(pass *analysis.Pass, x *keyexpr.Extractor, res *Result) {
 	}
 }
 
+// rueidisResultMethod is what a method of the result Do returns
+// (RedisResult, ValkeyResult) gives: Error and NonRedisError the error
+// alone, as go-redis's Err; the others (ToString, AsInt64, AsBool, …) the
+// value.
+func rueidisResultMethod(recv, method string) (ReplyPart, bool) {
+	if recv != "RedisResult" && recv != "ValkeyResult" {
+		return 0, false
+	}
+	switch method {
+	case "Error", "NonRedisError":
+		return ReplyErr, true
+	}
+	return ReplyValue, true
+}
+
 // clientOf tells valkey-go's functions from rueidis's.
 func clientOf(fn *types.Func) Client {
 	if fn.Pkg() != nil && clientpaths.InsideAny(fn.Pkg().Path(), []string{Valkey}) {

@@ -65,3 +65,27 @@ func fill(ctx context.Context, c rueidis.Client, id string) {
 		c.Do(ctx, c.B().Set().Key("name:"+id).Value("anonymous").Build())
 	}
 }
+
+// The result's Error alone says whether the key exists (as go-redis's
+// Err), not its value: a write under that test does not depend on the
+// value read; one built from the value does.
+func appendLog(ctx context.Context, c rueidis.Client, id string, lines []string) {
+	for _, line := range lines {
+		res := c.Do(ctx, c.B().Get().Key("log:"+id).Build())
+		if rueidis.IsRedisNil(res.Error()) {
+			c.Do(ctx, c.B().Set().Key("log:"+id).Value(line).Build())
+			continue
+		}
+		old, _ := res.ToString()
+		c.Do(ctx, c.B().Set().Key("log:"+id).Value(old+"\n"+line).Build()) // want `SET of "log:" \+ id depends on the GET before it with no WATCH or script`
+	}
+}
+
+func firstSeen(ctx context.Context, c rueidis.Client, id, v string) {
+	if rueidis.IsRedisNil(c.Do(ctx, c.B().Get().Key("seen:"+id).Build()).Error()) {
+		c.Do(ctx, c.B().Set().Key("first:"+id).Value(v).Build())
+	}
+	if c.Do(ctx, c.B().Get().Key("seen2:"+id).Build()).Error() != nil {
+		c.Do(ctx, c.B().Set().Key("seen2:"+id).Value(v).Build())
+	}
+}
