@@ -61,10 +61,21 @@ func FromGraph(graph *checker.Graph) *Map {
 	return Merge(results)
 }
 
-// attach gives each joint use the rules whose findings lie in it: the
-// innermost use of a kind the rule reports on, preferring one not judged
-// same-slot when several share the range.
+// attach gives each finding of a joint-use rule to one joint use: the
+// innermost use of a kind the rule reports on that holds the finding's
+// position. When several share that range (a runtime call that is both a
+// multi-key command and a lock with its wake-up list), the finding goes,
+// in this order of preference, to a use not judged same-slot, to the use
+// whose own judgement is the finding (the same keys related the same
+// way), to a use at the finding's position, to a use that has no finding
+// of the rule there yet, and otherwise to the first in source order: a
+// finding is credited once.
 func attach(r *Result, fset *token.FileSet, diags []analysis.Diagnostic) {
+	type candidates struct {
+		d    analysis.Diagnostic
+		uses []*JointUse
+	}
+	var later []candidates
 	for _, d := range diags {
 		kinds, ok := jointRules[d.Category]
 		if !ok {
@@ -87,32 +98,60 @@ func attach(r *Result, fset *token.FileSet, diags []analysis.Diagnostic) {
 				best = append(best, j)
 			}
 		}
+		best = preferred(best, func(j *JointUse) bool { return j.Verdict != SameSlot })
+		best = preferred(best, func(j *JointUse) bool { return j.Reason == d.Message })
 		if len(best) > 1 {
-			var notSame []*JointUse
-			for _, j := range best {
-				if j.Verdict != SameSlot {
-					notSame = append(notSame, j)
-				}
-			}
-			if len(notSame) > 0 {
-				best = notSame
-			}
+			// Decided once the findings that are some use's own
+			// judgement are placed.
+			later = append(later, candidates{d, best})
+			continue
 		}
-		p := fset.Position(d.Pos)
-		for _, j := range best {
-			j.Findings = append(j.Findings, Finding{Rule: d.Category, Site: Site{File: p.Filename, Line: p.Line, Col: p.Column, Package: r.Package}, Message: d.Message})
-			if !slices.Contains(j.Rules, d.Category) {
-				j.Rules = append(j.Rules, d.Category)
-				slices.Sort(j.Rules)
-			}
-			// A rule reporting the keys as not sharing a slot decides the
-			// verdict; SL1005 says only that they are unresolved.
-			if d.Category != rules.UnresolvedKeys {
-				j.Verdict = CrossSlot
-				if j.Reason == "" {
-					j.Reason = d.Message
-				}
-			}
+		if len(best) == 1 {
+			credit(best[0], fset, d, r.Package)
+		}
+	}
+	for _, c := range later {
+		p := fset.Position(c.d.Pos)
+		best := preferred(c.uses, func(j *JointUse) bool {
+			return j.Site.File == p.Filename && j.Site.Line == p.Line && j.Site.Col == p.Column
+		})
+		best = preferred(best, func(j *JointUse) bool {
+			return !slices.ContainsFunc(j.Findings, func(f Finding) bool {
+				return f.Rule == c.d.Category && f.Site.File == p.Filename && f.Site.Line == p.Line && f.Site.Col == p.Column
+			})
+		})
+		credit(best[0], fset, c.d, r.Package)
+	}
+}
+
+// preferred keeps the uses that satisfy ok, or all of them when none does.
+func preferred(uses []*JointUse, ok func(*JointUse) bool) []*JointUse {
+	var kept []*JointUse
+	for _, j := range uses {
+		if ok(j) {
+			kept = append(kept, j)
+		}
+	}
+	if len(kept) == 0 {
+		return uses
+	}
+	return kept
+}
+
+// credit records finding d on joint use j.
+func credit(j *JointUse, fset *token.FileSet, d analysis.Diagnostic, pkg string) {
+	p := fset.Position(d.Pos)
+	j.Findings = append(j.Findings, Finding{Rule: d.Category, Site: Site{File: p.Filename, Line: p.Line, Col: p.Column, Package: pkg}, Message: d.Message})
+	if !slices.Contains(j.Rules, d.Category) {
+		j.Rules = append(j.Rules, d.Category)
+		slices.Sort(j.Rules)
+	}
+	// A rule reporting the keys as not sharing a slot decides the
+	// verdict; SL1005 says only that they are unresolved.
+	if d.Category != rules.UnresolvedKeys {
+		j.Verdict = CrossSlot
+		if j.Reason == "" {
+			j.Reason = d.Message
 		}
 	}
 }

@@ -127,22 +127,25 @@ func checkJointFindings(t *testing.T, m *keymap.Map, res *suitetest.Result) {
 			continue
 		}
 		n++
-		found := false
+		found := 0
 		for _, j := range m.Joint {
 			if !slices.Contains(j.Rules, f.Category) {
 				continue
 			}
 			for _, jf := range j.Findings {
-				if jf.Rule == f.Category && jf.Site.File == f.Posn.Filename && jf.Site.Line == f.Posn.Line && jf.Site.Col == f.Posn.Column {
-					found = true
+				if jf.Rule == f.Category && jf.Message == f.Message && jf.Site.File == f.Posn.Filename && jf.Site.Line == f.Posn.Line && jf.Site.Col == f.Posn.Column {
+					found++
 					if f.Category != rules.UnresolvedKeys && j.Verdict != keymap.CrossSlot {
 						t.Errorf("%s: %s on a joint use judged %s", f.Posn, f.Category, j.Verdict)
 					}
 				}
 			}
 		}
-		if !found {
+		switch {
+		case found == 0:
 			t.Errorf("%s: %s %s is on no joint use of the map", f.Posn, f.Category, f.Message)
+		case found > 1:
+			t.Errorf("%s: %s %s is credited to %d joint uses, want one", f.Posn, f.Category, f.Message, found)
 		}
 	}
 	if n == 0 {
@@ -159,4 +162,31 @@ func groupOf(t *testing.T, m *keymap.Map, family string) *keymap.Group {
 	}
 	t.Fatalf("no group holds %s", family)
 	return nil
+}
+
+// TestFindingCreditedOnce: a runtime call that is two joint uses at one
+// position (its keys, and its lock key with the wake-up list) has two
+// findings there; each is credited once, to the use it judges.
+func TestFindingCreditedOnce(t *testing.T) {
+	prog := suitetest.Load(t, suitetest.Config{Dir: "../testdata", Patterns: []string{"./jointonce"}})
+	res := suitetest.Run(t, prog, append(analyzer.Analyzers(), keymap.Analyzer)...)
+	m := keymap.FromGraph(res.Graph)
+	checkJointFindings(t, m, res)
+	want := map[keymap.JointKind]string{
+		keymap.JointCommand:   `LockAndSet keys "lock:1" (slot 3430) and "state:1" (slot 6240) are in different slots`,
+		keymap.JointCompanion: `LockAndSet key "lock:1" (slot 3430) has no hash tag, so its wake-up list "lock:1:wake" (slot 4297) is in another slot`,
+	}
+	for _, j := range m.Joint {
+		w, ok := want[j.Kind]
+		if !ok {
+			continue
+		}
+		delete(want, j.Kind)
+		if len(j.Findings) != 1 || !strings.HasPrefix(j.Findings[0].Message, w) {
+			t.Errorf("%s use at %s: findings %v, want one: %s", j.Kind, j.Site, j.Findings, w)
+		}
+	}
+	if len(want) != 0 {
+		t.Errorf("no joint use of kind %v", want)
+	}
 }
