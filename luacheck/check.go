@@ -224,6 +224,31 @@ func Check(src []byte, opts Options) []Finding {
 	return groupCauses(fs)
 }
 
+// beforeAdvice adds clause to msg before the parenthesis that ends it (the
+// advice, "(read a page with LIMIT/COUNT ...)"), or at its end: a note in
+// parentheses of its own beside the advice, or beside one groupCauses
+// adds, would print ") (".
+func beforeAdvice(msg, clause string) string {
+	if !strings.HasSuffix(msg, ")") {
+		return msg + clause
+	}
+	depth := 0
+	for i := len(msg) - 1; i >= 0; i-- {
+		switch msg[i] {
+		case ')':
+			depth++
+		case '(':
+			if depth--; depth == 0 {
+				if i > 0 && msg[i-1] == ' ' {
+					return msg[:i-1] + clause + msg[i-1:]
+				}
+				return msg + clause
+			}
+		}
+	}
+	return msg + clause
+}
+
 // collapse merges findings of one rule at one position, which sorting
 // has made adjacent.
 func collapse(fs []Finding) []Finding {
@@ -232,7 +257,7 @@ func collapse(fs []Finding) []Finding {
 	flush := func() {
 		if extra > 0 {
 			last := &out[len(out)-1]
-			last.Message += sprintf(" (the same for %d other call%s of this code)", extra, plural(extra))
+			last.Message = beforeAdvice(last.Message, sprintf("; the same for %d other call%s of this code", extra, plural(extra)))
 		}
 		extra = 0
 	}

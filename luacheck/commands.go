@@ -437,7 +437,7 @@ func (in *interp) spreadKeys(c commandCall) {
 			Rule:     RuleUndeclaredKey,
 			Command:  c.cmd.Name,
 			Function: in.frame.fnName,
-			Message:  sprintf("%s keys come from %s (%s), not KEYS: on a cluster they may live in other slots", c.cmd.Name, from, c.spreadVal.key.Format(" .. ")),
+			Message:  sprintf("%s keys come from %s, spread with %s, not KEYS: on a cluster they may live in other slots", c.cmd.Name, from, c.spreadVal.key.Format(" .. ")),
 		}
 		if !c.spreadVal.hasKey {
 			f.Message = sprintf("%s keys come from %s, not KEYS: on a cluster they may live in other slots", c.cmd.Name, from)

@@ -93,7 +93,7 @@ func TestCases(t *testing.T) {
 			for _, f := range Check(c.src, c.opts) {
 				got[f.Pos.Line] = append(got[f.Pos.Line], f.Rule)
 				if !styled(f.Message) {
-					t.Errorf("%s: message must be lowercase without a trailing period: %q", f.Pos, f.Message)
+					t.Errorf("%s: message must be lowercase, without a trailing period, doubled or adjacent parentheses or double spaces: %q", f.Pos, f.Message)
 				}
 				if f.Pos.Column <= 0 {
 					t.Errorf("%s: %s has no column", f.Pos, f.Rule)
@@ -144,6 +144,14 @@ func TestCases(t *testing.T) {
 func styled(msg string) bool {
 	if msg == "" || strings.HasSuffix(msg, ".") {
 		return false
+	}
+	// Doubled or adjacent parentheses and double spaces are template
+	// defects: a note in parentheses beside another, code text in
+	// parentheses.
+	for _, bad := range []string{"((", "))", ") (", "  "} {
+		if strings.Contains(msg, bad) {
+			return false
+		}
 	}
 	word, _, _ := strings.Cut(msg, " ")
 	if strings.ToLower(word[:1]) == word[:1] {
