@@ -24,6 +24,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/slotlint/slotlint/internal/pkgload"
 )
 
 // Config says what to load.
@@ -43,11 +45,11 @@ type Config struct {
 	// shared with one without.
 	Overlay map[string][]byte
 	// StandardBodies keeps the function bodies of the standard library.
-	// By default they are dropped when parsing: the rules find nothing in
-	// the standard library and it exports no facts (keyexpr's
-	// TestStandardLibraryExportsNoFacts), while type-checking its bodies
-	// was most of every load. Its declarations, all that its importers'
-	// types need, are kept.
+	// By default they are dropped when parsing, as slotlint ./... does
+	// (internal/pkgload): the rules find nothing in the standard library
+	// and it exports no facts (keyexpr's TestStandardLibraryExportsNoFacts),
+	// while type-checking its bodies was most of every load. Its
+	// declarations, all that its importers' types need, are kept.
 	StandardBodies bool
 }
 
@@ -122,22 +124,16 @@ func load(cfg Config) (*Program, error) {
 		Env:     env,
 		Overlay: cfg.Overlay,
 	}
-	goroot, err := goRoot()
-	if err != nil {
-		return nil, err
+	load := pkgload.Load // as slotlint ./... loads
+	if cfg.StandardBodies {
+		load = packages.Load
 	}
-	if !cfg.StandardBodies {
-		pcfg.ParseFile = parseWithoutStandardBodies(goroot)
-	}
-	pkgs, err := packages.Load(pcfg, cfg.Patterns...)
+	pkgs, err := load(pcfg, cfg.Patterns...)
 	if err != nil {
 		return nil, fmt.Errorf("loading %s in %s: %v", cfg.Patterns, dir, err)
 	}
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("no packages match %s in %s", cfg.Patterns, dir)
-	}
-	if !cfg.StandardBodies {
-		forgiveUnusedStandardImports(goroot, pkgs)
 	}
 	var errs []string
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
