@@ -6,10 +6,13 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/slotlint/slotlint/internal/pkgload"
 )
 
 // loadPackages loads the named packages with everything the analyzers need
-// (their dependencies' syntax too: key builders are facts). When the
+// (their dependencies' syntax too: key builders are facts), the standard
+// library's declarations without their bodies (pkgload). When the
 // patterns match nothing it says so and returns nil. A package that does
 // not load (a mistyped path, no module, a compile error) is reported once
 // per distinct error, with what to do, instead of once per analyzer as
@@ -17,7 +20,7 @@ import (
 // analyzed, and the status is exitNoLoad.
 func loadPackages(patterns []string, tests bool, stderr io.Writer) ([]*packages.Package, int) {
 	cfg := &packages.Config{Mode: packages.LoadAllSyntax | packages.NeedModule, Tests: tests}
-	pkgs, err := packages.Load(cfg, patterns...)
+	pkgs, err := pkgload.Load(cfg, patterns...)
 	if err != nil {
 		fmt.Fprintf(stderr, "slotlint: cannot load %s: %v\n", strings.Join(patterns, " "), firstLine(err.Error()))
 		fmt.Fprintln(stderr, "slotlint: run slotlint inside a Go module (a directory with go.mod, or below one) with package patterns such as ./...")
