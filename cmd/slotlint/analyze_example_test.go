@@ -72,10 +72,12 @@ func parsePosn(t *testing.T, dir, posn string) (string, int) {
 	return filepath.ToSlash(file), line
 }
 
-// exampleGoFindings runs slotlint -json over the example's packages.
+// exampleGoFindings runs slotlint -json over the example's packages, once
+// per test binary for the same flags (TestKeysHasEveryJointFinding reads
+// the strict run too).
 func exampleGoFindings(t *testing.T, bin string, flags ...string) []exampleFinding {
 	t.Helper()
-	code, stdout, stderr := runIn(t, exampleDir, bin, append(append([]string{"-json"}, flags...), "./...")...)
+	code, stdout, stderr := runShared(t, exampleDir, bin, append(append([]string{"-json"}, flags...), "./...")...)
 	if code != 0 {
 		t.Fatalf("slotlint -json %v ./...: exit %d\n%s", flags, code, stderr)
 	}

@@ -30,15 +30,23 @@ func keysJSON(t *testing.T, dir string, args ...string) *keymap.Map {
 // two processes over the example service and the e2e module, with the
 // default rules and with -slotlint.strict (SL1005): every finding of a
 // rule on joint uses is on a joint use of the map, with its rule ID, at
-// its position.
+// its position. The analyzer's runs are those other tests read
+// (runShared): the text of TestReadmeQuickStart and TestEndToEnd, the JSON
+// of TestExampleShowsEveryRule.
 func TestKeysHasEveryJointFinding(t *testing.T) {
 	bin := sharedBinary(t)
-	for _, run := range []struct{ dir, flag string }{
-		{exampleDir, "-test"}, {exampleDir, "-slotlint.strict"},
-		{filepath.Join("..", "..", "testdata", "e2e"), "-test"},
+	e2e := filepath.Join("..", "..", "testdata", "e2e")
+	for _, run := range []struct {
+		dir      string
+		keysArgs []string
+		lintArgs []string
+	}{
+		{exampleDir, []string{"./..."}, []string{"./..."}},
+		{exampleDir, []string{"-slotlint.strict", "./..."}, []string{"-json", "-slotlint.strict", "./..."}},
+		{e2e, []string{"./..."}, []string{"./..."}},
 	} {
 		dir := run.dir
-		m := keysJSON(t, dir, run.flag, "./...")
+		m := keysJSON(t, dir, run.keysArgs...)
 		if m.Version != keymap.SchemaVersion || len(m.Families) == 0 {
 			t.Fatalf("%s: version %d, %d families", dir, m.Version, len(m.Families))
 		}
@@ -48,13 +56,10 @@ func TestKeysHasEveryJointFinding(t *testing.T) {
 				reported[f.Rule+" "+f.Site.String()] = true
 			}
 		}
-		_, stdout, stderr := runIn(t, dir, bin, run.flag, "./...")
+		_, stdout, stderr := runShared(t, dir, bin, run.lintArgs...)
 		n := 0
-		for line := range strings.Lines(stdout) {
-			// file:line:col: RULE message
-			posn, rest, ok := strings.Cut(line, ": ")
-			rule, _, _ := strings.Cut(rest, " ")
-			if !ok || !keymap.IsJointRule(rule) {
+		for _, f := range lintFindings(t, stdout, run.lintArgs[0] == "-json") {
+			if !keymap.IsJointRule(f.rule) {
 				continue
 			}
 			n++
@@ -62,18 +67,54 @@ func TestKeysHasEveryJointFinding(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rel, err := filepath.Rel(abs, posn)
+			rel, err := filepath.Rel(abs, f.posn)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !reported[rule+" "+filepath.ToSlash(rel)] {
-				t.Errorf("%s: %s at %s is on no joint use of slotlint keys", dir, rule, rel)
+			if !reported[f.rule+" "+filepath.ToSlash(rel)] {
+				t.Errorf("%s: %s at %s is on no joint use of slotlint keys", dir, f.rule, rel)
 			}
 		}
 		if n == 0 {
 			t.Errorf("%s: no joint-use finding to look for\n%s%s", dir, stdout, stderr)
 		}
 	}
+}
+
+// lintFinding is a finding of the analyzer mode: its position
+// (file:line:col) and rule ID.
+type lintFinding struct{ posn, rule string }
+
+// lintFindings reads the findings of the analyzer mode's output, text
+// ("file:line:col: RULE message" lines) or -json.
+func lintFindings(t *testing.T, stdout string, isJSON bool) []lintFinding {
+	t.Helper()
+	var out []lintFinding
+	if !isJSON {
+		for line := range strings.Lines(stdout) {
+			posn, rest, ok := strings.Cut(line, ": ")
+			rule, _, _ := strings.Cut(rest, " ")
+			if ok {
+				out = append(out, lintFinding{posn, rule})
+			}
+		}
+		return out
+	}
+	var tree map[string]map[string][]struct {
+		Posn     string `json:"posn"`
+		Category string `json:"category"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &tree); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	for _, byAnalyzer := range tree {
+		for _, ds := range byAnalyzer {
+			for _, d := range ds {
+				out = append(out, lintFinding{d.Posn, d.Category})
+			}
+		}
+	}
+	return out
 }
 
 // TestKeysFormats: the text table by default, -dot, and -html FILE beside
