@@ -140,30 +140,14 @@ func TestCheckFilesIncludedOnce(t *testing.T) {
 // read from stored data at a place printed with a prefix from ARGV is
 // another cause: TestCheckFilesHelperTwoCauses.)
 func TestCheckFilesHelperOnePlace(t *testing.T) {
-	dir := t.TempDir()
-	t.Chdir(dir)
+	t.Chdir(t.TempDir())
 	files := map[string]string{
 		"q/a-1.lua":            "--- @include \"includes/touch\"\ntouch(ARGV[1])\n",
 		"q/b-1.lua":            "--- @include \"includes/touch\"\ntouch(ARGV[2])\n",
 		"q/includes/touch.lua": "local function touch(prefix)\n  redis.call('SET', prefix .. 'seen', 1)\nend\n",
 	}
-	var paths []string
-	for _, name := range []string{"q/a-1.lua", "q/b-1.lua", "q/includes/touch.lua"} {
-		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(name, []byte(files[name]), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, "./"+name)
-	}
-	res := CheckFiles(paths, 1, func(string, []byte) Options { return Options{Includes: true} })
-	var got []string
-	for _, r := range res {
-		for _, f := range r.Findings {
-			got = append(got, f.String())
-		}
-	}
+	writeFiles(t, files)
+	got := includedFindings("./q/a-1.lua", "./q/b-1.lua", "./q/includes/touch.lua")
 	if len(got) != 1 || !strings.Contains(got[0], "touch.lua:2:") || !strings.Contains(got[0], "LUA201") {
 		t.Errorf("findings: %q", got)
 	}
@@ -174,33 +158,15 @@ func TestCheckFilesHelperOnePlace(t *testing.T) {
 // run: the first includer's finding names the lines the second reaches
 // too, and no place is printed twice.
 func TestCheckFilesHelperCauseOnce(t *testing.T) {
-	dir := t.TempDir()
-	t.Chdir(dir)
+	t.Chdir(t.TempDir())
 	files := map[string]string{
 		"q/a-1.lua": "--- @include \"includes/move\"\nmove(redis.call('HGET', KEYS[1], 'parent'), true)\n",
 		"q/b-1.lua": "--- @include \"includes/move\"\nmove(redis.call('HGET', KEYS[1], 'parent'), false)\n",
 		"q/includes/move.lua": "local function move(parent, first)\n  if first then\n    redis.call('LPUSH', parent .. ':wait', 1)\n  else\n" +
 			"    redis.call('SADD', parent .. ':later', 1)\n  end\n  redis.call('XADD', parent .. ':events', '*', 'e', 'w')\nend\n",
 	}
-	var paths []string
-	for _, name := range []string{"q/a-1.lua", "q/b-1.lua"} {
-		for _, f := range []string{name, "q/includes/move.lua"} {
-			if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(f, []byte(files[f]), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		paths = append(paths, "./"+name)
-	}
-	res := CheckFiles(paths, 1, func(string, []byte) Options { return Options{Includes: true} })
-	var got []string
-	for _, r := range res {
-		for _, f := range r.Findings {
-			got = append(got, f.String())
-		}
-	}
+	writeFiles(t, files)
+	got := includedFindings("./q/a-1.lua", "./q/b-1.lua")
 	if len(got) != 1 || !strings.Contains(got[0], "move.lua:3:") || !strings.HasSuffix(got[0], "; so are the keys this file builds from parent on lines 5 and 7") {
 		t.Errorf("findings: %q", got)
 	}
@@ -211,35 +177,43 @@ func TestCheckFilesHelperCauseOnce(t *testing.T) {
 // stored data has two causes, each printed once; a third includer with
 // the ARGV prefix again is a repeat.
 func TestCheckFilesHelperTwoCauses(t *testing.T) {
-	dir := t.TempDir()
-	t.Chdir(dir)
+	t.Chdir(t.TempDir())
 	files := map[string]string{
 		"q/a-1.lua":           "--- @include \"includes/drop\"\ndrop(ARGV[1], ARGV[2])\n",
 		"q/b-1.lua":           "--- @include \"includes/drop\"\ndrop(redis.call('HGET', KEYS[1], 'parentPrefix'), ARGV[2])\n",
 		"q/c-1.lua":           "--- @include \"includes/drop\"\ndrop(ARGV[1], ARGV[3])\n",
 		"q/includes/drop.lua": "local function drop(prefix, id)\n  redis.call('DEL', prefix .. 'de:' .. id)\nend\n",
 	}
-	var paths []string
-	for _, name := range []string{"q/a-1.lua", "q/b-1.lua", "q/c-1.lua"} {
-		for _, f := range []string{name, "q/includes/drop.lua"} {
-			if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(f, []byte(files[f]), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		paths = append(paths, "./"+name)
-	}
-	res := CheckFiles(paths, 1, func(string, []byte) Options { return Options{Includes: true} })
-	var got []string
-	for _, r := range res {
-		for _, f := range r.Findings {
-			got = append(got, f.String())
-		}
-	}
+	writeFiles(t, files)
+	got := includedFindings("./q/a-1.lua", "./q/b-1.lua", "./q/c-1.lua")
 	if len(got) != 2 || !strings.Contains(got[0], "drop.lua:2:") || !strings.Contains(got[0], "comes from ARGV") ||
 		!strings.Contains(got[1], "drop.lua:2:") || !strings.Contains(got[1], "key a reply of HGET .. \"de:\" .. ARGV[2] is read from stored data") {
 		t.Errorf("findings: %q", got)
 	}
+}
+
+// writeFiles writes files, named relative to the current directory (the
+// tests change into a temporary one), creating their directories.
+func writeFiles(t *testing.T, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// includedFindings checks paths as one run with includes resolved, one
+// worker, and returns every finding as printed, in order.
+func includedFindings(paths ...string) []string {
+	var got []string
+	for _, r := range CheckFiles(paths, 1, func(string, []byte) Options { return Options{Includes: true} }) {
+		for _, f := range r.Findings {
+			got = append(got, f.String())
+		}
+	}
+	return got
 }
