@@ -555,11 +555,9 @@ func TestKeepAliveMaxHold(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		select {
-		case <-kctx.Done():
-		case <-time.After(maxHold + 10*time.Second):
-			t.Fatalf("context still live %v after a maximum hold of %v", time.Since(start), maxHold)
-		}
+		// A watchdog that never stops is caught by go test's -timeout,
+		// whose stack dump names this test.
+		<-kctx.Done()
 		held := time.Since(start)
 		if cause := context.Cause(kctx); !errors.Is(cause, ErrMaxHold) {
 			t.Fatalf("context ended after %v with cause %v, want ErrMaxHold", held, cause)
