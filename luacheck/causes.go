@@ -95,6 +95,10 @@ func groupCauses(fs []Finding) []Finding {
 		named []int
 		// others are the places of the others, for dropRepeats.
 		others []Position
+		// whole: some key of the group is its cause used whole (a key the
+		// caller passes in ARGV); quiet: every key is one -keys-tagged
+		// quiets, and the group is not printed.
+		whole, quiet bool
 	}
 	groups := map[cause]*group{}
 	var order []*group
@@ -107,6 +111,8 @@ func groupCauses(fs []Finding) []Finding {
 			continue
 		}
 		if g := groups[c]; g != nil {
+			g.whole = g.whole || f.whole
+			g.quiet = g.quiet && f.tagged
 			if c.what == "application" && !slices.Contains(g.names, f.global) {
 				g.names, g.named = append(g.names, f.global), append(g.named, f.Pos.Line)
 				continue
@@ -119,7 +125,7 @@ func groupCauses(fs []Finding) []Finding {
 			}
 			continue
 		}
-		g := &group{first: len(out)}
+		g := &group{first: len(out), whole: f.whole, quiet: f.tagged}
 		if c.what == "application" {
 			g.names, g.named = []string{f.global}, []int{f.Pos.Line}
 		}
@@ -145,6 +151,8 @@ func groupCauses(fs []Finding) []Finding {
 			f.Message += " (if every key and key prefix the scripts get carries the project's hash tag, say so with -keys-tagged or a \"-- slotlint:keys-tagged\" comment)"
 		case RuleUndeclaredKey:
 			f.others, f.base = g.others, f.Message
+			f.whole = g.whole
+			f.prefix = f.prefix && !g.whole
 			f.groupUndeclared(g.lines)
 		case RuleMissingGlobal:
 			if len(g.names) > 1 {
@@ -159,7 +167,16 @@ func groupCauses(fs []Finding) []Finding {
 			}
 		}
 	}
-	return out
+	// A group -keys-tagged quiets whole is not printed; nor is a key it
+	// quiets that is no cause's first (its cause is "": not grouped).
+	kept := out[:0]
+	for i, f := range out {
+		if f.tagged && (f.cause == "" || groups[cause{file: f.Pos.File, rule: f.Rule, what: f.cause}].quiet) {
+			continue
+		}
+		kept = append(kept, out[i])
+	}
+	return kept
 }
 
 // groupUndeclared writes the message of a LUA201 finding that stands for
@@ -174,6 +191,10 @@ func (f *Finding) groupUndeclared(lines []int) {
 			f.Message += sprintf("; it shares the declared keys' slot only if %s carries their hash tag", f.cause)
 		}
 		f.Message += " (if every key and key prefix the scripts get carries the project's hash tag, say so with -keys-tagged or a \"-- slotlint:keys-tagged\" comment)"
+	case f.whole && strings.HasPrefix(f.cause, "ARGV["):
+		if len(lines) > 0 {
+			f.Message += sprintf("; so are the keys this file takes or builds from %s on %s", f.cause, lineList(lines))
+		}
 	case len(lines) > 0 && strings.HasPrefix(f.cause, "param "):
 		name := strings.TrimPrefix(f.cause[:strings.LastIndexByte(f.cause, '@')], "param ")
 		f.Message += sprintf("; so are the keys this file builds from %s on %s", name, lineList(lines))
@@ -182,7 +203,14 @@ func (f *Finding) groupUndeclared(lines []int) {
 	case len(lines) > 0:
 		f.Message += sprintf("; so are the keys this file builds from the same decoded data on %s", lineList(lines))
 	}
+	if f.whole {
+		f.Message += wholeKeyNote
+	}
 }
+
+// wholeKeyNote says why a whole key the caller passes in ARGV is reported
+// even where the project vouches for its tags.
+const wholeKeyNote = " (-keys-tagged does not cover a whole key passed in ARGV, only KEYS and the key prefixes the caller passes: it may be another entity's key, under that entity's own tag; pass it in KEYS)"
 
 // lineList names lines for a message: "line 7", "lines 7, 9 and 12", the
 // first ten of a longer list and how many more.

@@ -49,13 +49,17 @@ type Options struct {
 	// what the request asks for, like a variadic command, so by default
 	// they are quiet.
 	ArgLoops bool
-	// KeysTagged: the project guarantees every key it passes, as KEYS[i]
-	// or as a key or key prefix in ARGV, carries its hash tag (a queue
-	// library whose prefix is "{queue}"), so a key derived from KEYS[i]
-	// with no "{" before it shares its slot and LUA202 is quiet, and so is
-	// LUA201 for a key that starts with a key or prefix from ARGV. Keys
-	// read from stored data are still LUA201. A
-	// "-- slotlint:keys-tagged" comment in the script says the same.
+	// KeysTagged: the project guarantees the keys it passes as KEYS[i]
+	// and the key prefixes it passes in ARGV carry the script's hash tag
+	// (a queue library whose prefix is "{queue}"), so a key derived from
+	// KEYS[i] with no "{" before it shares its slot and LUA202 is quiet,
+	// and so is LUA201 for a key built on a prefix from ARGV (ARGV[n] or a
+	// field decoded from it, followed by more text). A whole key passed
+	// in ARGV is still LUA201, and so are the keys a file builds on a
+	// value it also uses whole: it may be another entity's key (a parent
+	// job in another queue), under that entity's own tag. Keys read from
+	// stored data are still LUA201. A "-- slotlint:keys-tagged" comment
+	// in the script says the same.
 	KeysTagged bool
 	// Prelude is text prepended to the script before checking (a helper
 	// file the application joins with each body), read from PreludeFile;
@@ -82,6 +86,11 @@ type Options struct {
 	files *fileCache
 	// noHash: the caller does not read Result.Hash.
 	noHash bool
+	// keepTagged: Analyze keeps the findings -keys-tagged quiets (keys
+	// built on a prefix from ARGV), for Check, which prints them only
+	// when the file also uses their cause as a whole key (see whole).
+	// Analyze alone judges each key by itself and drops them.
+	keepTagged bool
 	// splice, when set, builds the assembled script's tokens and tree
 	// from pieces parsed once per run (splice.go).
 	splice *splice
@@ -140,6 +149,15 @@ type Finding struct {
 	// prefix: the cause is a key prefix the caller passes in ARGV, which
 	// -keys-tagged covers.
 	prefix bool
+	// whole: the key is a whole key the caller passes in ARGV (ARGV[n]
+	// itself or a field decoded from it), not one built on a prefix:
+	// -keys-tagged does not cover it, since it may name another entity
+	// (a parent job in another queue) under that entity's own tag, nor
+	// the keys the file builds on the same value.
+	whole bool
+	// tagged: a key built on a prefix from ARGV under -keys-tagged,
+	// quiet unless the file uses its cause as a whole key too.
+	tagged bool
 }
 
 func (f Finding) String() string {
@@ -215,7 +233,7 @@ type Result struct {
 func Check(src []byte, opts Options) []Finding {
 	// Only the findings leave Check: the script's hash is not needed
 	// (hashing the text was 3% of a run over the real-world set).
-	opts.noHash = true
+	opts.noHash, opts.keepTagged = true, true
 	res := Analyze(src, opts)
 	fs := collapse(res.Findings)
 	if f, ok := notAScript(res, fs); ok {
@@ -263,7 +281,15 @@ func collapse(fs []Finding) []Finding {
 	}
 	for _, f := range fs {
 		if n := len(out); n > 0 && out[n-1].Pos == f.Pos && out[n-1].Rule == f.Rule {
-			extra++
+			// A call that -keys-tagged quiets here does not stand for
+			// one that it does not.
+			switch {
+			case f.tagged && !out[n-1].tagged:
+			case out[n-1].tagged && !f.tagged:
+				out[n-1] = f
+			default:
+				extra++
+			}
 			continue
 		}
 		flush()
@@ -291,6 +317,9 @@ func Analyze(src []byte, opts Options) *Result {
 	c := &checker{opts: opts, res: res}
 	c.run(src)
 	c.applySuppressions()
+	if !opts.keepTagged {
+		res.Findings = slices.DeleteFunc(res.Findings, func(f Finding) bool { return f.tagged })
+	}
 	slices.SortStableFunc(res.Findings, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Column, b.Pos.Column), strings.Compare(a.Rule, b.Rule))
 	})

@@ -3,6 +3,7 @@ package luacheck
 import (
 	"crypto/sha256"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -475,5 +476,60 @@ func TestUndeclaredKeysGrouped(t *testing.T) {
 	if len(fs) != 2 || !strings.HasSuffix(fs[0].Message, "; so are the keys this file builds from queueKey on line 7") ||
 		!strings.HasSuffix(fs[1].Message, "; so are the keys this file builds from the same reply on line 18") {
 		t.Errorf("helper parameter: %v", fs)
+	}
+}
+
+// TestKeysTaggedWholeKey: -keys-tagged quiets the keys built on a prefix
+// the caller passes in ARGV, not a whole key passed there (a parent job's
+// key), nor the keys the file builds on that whole key; the finding says
+// why the switch leaves it.
+func TestKeysTaggedWholeKey(t *testing.T) {
+	src := `local jobKey = ARGV[1] .. ARGV[2]
+redis.call('HSET', jobKey, 'state', 'added')
+redis.call('SET', jobKey .. ':lock', 'w1')
+redis.call('EXISTS', ARGV[3])
+redis.call('SADD', ARGV[3] .. ':dependencies', jobKey)
+local args = cjson.decode(ARGV[4])
+redis.call('HSET', args.prefix .. ARGV[2], 'n', 1)
+redis.call('SADD', args.parentKey, jobKey)
+return redis.call('LPUSH', KEYS[1], ARGV[2])
+`
+	fs := Check([]byte(src), Options{KeysTagged: true})
+	if len(fs) != 2 || fs[0].Pos.Line != 4 || fs[1].Pos.Line != 8 {
+		t.Fatalf("findings %v, want ARGV[3] at line 4 (with line 5) and the payload's parent key at line 8", fs)
+	}
+	for _, f := range fs {
+		if f.Rule != RuleUndeclaredKey || !strings.Contains(f.Message, "-keys-tagged does not cover a whole key passed in ARGV") {
+			t.Errorf("%v: want LUA201 saying why -keys-tagged leaves it", f)
+		}
+	}
+	if !strings.Contains(fs[0].Message, "so are the keys this file takes or builds from ARGV[3] on line 5") {
+		t.Errorf("line 4: %s", fs[0].Message)
+	}
+	// Without the switch every cause is printed, the whole keys with the
+	// same reason and no offer of a switch that would not quiet them.
+	fs = Check([]byte(src), Options{})
+	if len(fs) != 4 {
+		t.Fatalf("without -keys-tagged: %v", fs)
+	}
+	for _, f := range fs {
+		whole := f.Pos.Line == 4 || f.Pos.Line == 8
+		if whole != strings.Contains(f.Message, "-keys-tagged does not cover") || whole == strings.Contains(f.Message, "say so with -keys-tagged") && f.Pos.Line == 1 {
+			t.Errorf("line %d: %s", f.Pos.Line, f.Message)
+		}
+	}
+	// Keys spread from ARGV are whole keys too.
+	f := only(t, Check([]byte("redis.call('DEL', unpack(ARGV))\n"), Options{KeysTagged: true}), RuleUndeclaredKey)
+	if !strings.Contains(f.Message, "-keys-tagged does not cover whole keys passed in ARGV") {
+		t.Errorf("spread ARGV with -keys-tagged: %s", f.Message)
+	}
+	// Analyze judges each key alone: the keys built on a prefix are
+	// quiet there, and the whole keys are not.
+	var lines []int
+	for _, f := range Analyze([]byte(src), Options{KeysTagged: true}).Findings {
+		lines = append(lines, f.Pos.Line)
+	}
+	if !slices.Equal(lines, []int{4, 8}) {
+		t.Errorf("Analyze with -keys-tagged: findings at lines %v, want 4 and 8", lines)
 	}
 }

@@ -419,9 +419,6 @@ func (in *interp) spreadKeys(c commandCall) {
 	if !c.spread || in.c.flags.noCluster || c.spreadVal.src&(fromArgv|fromDecoded|fromReply) == 0 || c.spreadVal.kind == kKeys {
 		return
 	}
-	if in.c.opts.KeysTagged && c.spreadVal.src&(fromReply|fromKeysText) == 0 && c.spreadVal.src&fromArgv != 0 {
-		return // the caller's keys, with the project's tag
-	}
 	probe := append(append([]rediscmd.Arg(nil), c.argv...), rediscmd.Arg{})
 	refs, _ := c.cmd.Keys(probe)
 	for _, r := range refs {
@@ -441,6 +438,10 @@ func (in *interp) spreadKeys(c commandCall) {
 		}
 		if !c.spreadVal.hasKey {
 			f.Message = sprintf("%s keys come from %s, not KEYS: on a cluster they may live in other slots", c.cmd.Name, from)
+		}
+		if c.spreadVal.src&fromArgv != 0 {
+			// Whole keys, not built on a prefix the project tags.
+			f.Message += " (-keys-tagged does not cover whole keys passed in ARGV, only KEYS and the key prefixes the caller passes: they may be other entities' keys, under their own tags; pass them in KEYS)"
 		}
 		in.c.report(f)
 		return
@@ -469,10 +470,10 @@ func (in *interp) judgeKey(c commandCall, v value) {
 		case v.src&(fromDecoded|fromArgv) == fromDecoded && v.src&fromKeysText != 0:
 			f.Rule, f.Message = RuleUndeclaredKey, sprintf("%s key is decoded from the text of a KEYS element, not passed in KEYS: on a cluster it may live in another slot%s", c.cmd.Name, crossNote)
 		case v.src&fromArgv != 0:
-			if in.c.opts.KeysTagged {
-				return // the caller's key, with the project's tag
-			}
+			// A whole key from ARGV (here decoded from it): -keys-tagged
+			// vouches for the prefixes the caller passes, not for this.
 			f.Rule, f.Message = RuleUndeclaredKey, sprintf("%s key comes from ARGV data, not KEYS: on a cluster it may live in another slot%s", c.cmd.Name, crossNote)
+			f.whole = true
 		case v.src&fromLiteralText != 0:
 			f.Rule, f.Message = RuleUndeclaredKey, sprintf("%s key is decoded from a literal in the script, not passed in KEYS: on a cluster it may live in another slot than the script's keys%s", c.cmd.Name, crossNote)
 		default:
@@ -484,6 +485,9 @@ func (in *interp) judgeKey(c commandCall, v value) {
 				what = "reply"
 			}
 			f.cause = in.c.causeName(what, v.at)
+		}
+		if f.whole && f.cause == "" {
+			f.Message += wholeKeyNote
 		}
 		in.c.report(f)
 		return
@@ -530,12 +534,27 @@ func (in *interp) judgeKey(c commandCall, v value) {
 		f.Rule = RuleUndeclaredKey
 		f.Message = sprintf("%s key %s is read from stored data, not passed in KEYS: on a cluster it may live in another slot%s", c.cmd.Name, shown, crossNote)
 		f.cause, _ = in.c.undeclaredCause(parts)
-	case argvHole && in.c.opts.KeysTagged && tagFromArgs(parts):
-		return // a key or prefix the caller passes in ARGV, with the project's tag
 	case argvHole:
 		f.Rule = RuleUndeclaredKey
 		f.Message = sprintf("%s key %s comes from ARGV, not KEYS: on a cluster it may live in another slot%s", c.cmd.Name, shown, crossNote)
 		f.cause, f.prefix = in.c.undeclaredCause(parts)
+		if len(parts) > 1 && in.c.opts.KeysTagged && tagFromArgs(parts) {
+			// Built on a key prefix the caller passes in ARGV, with the
+			// project's tag: quiet, unless the file uses the same value
+			// as a whole key (groupCauses).
+			if f.cause == "" {
+				return
+			}
+			f.tagged = true
+		}
+		if len(parts) == 1 {
+			// The caller's whole key, not a prefix: the project's tag on
+			// its prefixes says nothing of which entity's key it is.
+			f.prefix, f.whole = false, true
+			if f.cause == "" {
+				f.Message += wholeKeyNote
+			}
+		}
 	case keysDataHole:
 		f.Rule = RuleUndeclaredKey
 		f.Message = sprintf("%s key %s is built from data decoded from the text of a KEYS element, not passed in KEYS: on a cluster it may live in another slot%s", c.cmd.Name, shown, crossNote)

@@ -233,15 +233,51 @@ func TestRedisUndeclaredKeys(t *testing.T) {
 		for i := range 24 {
 			prefix := "{" + p + "q" + strconv.Itoa(i) + "}:name:"
 			keys := []string{prefix + "wait", prefix + "active"}
-			cleanup(t, keys[0], keys[1], prefix+"j1", prefix+"j1:lock", prefix+"de:1")
+			cleanup(t, keys[0], keys[1], prefix+"j1", prefix+"j1:lock")
 			if err := c.RPush(ctx, keys[0], "j1").Err(); err != nil {
 				t.Fatal(err)
 			}
-			opts := `{"debounceKey":"` + prefix + `de:1"}`
-			if _, err := evalErr(ctx, c, src, keys, prefix, "w1", 1, opts); err != nil {
+			if _, err := evalErr(ctx, c, src, keys, prefix, "w1", 1); err != nil {
 				t.Errorf("run %d: %v", i, err)
 			}
 		}
+		// The prefix may come in a payload decoded from ARGV as well.
+		if got := findingsOf(t, "LUA201/good_keys_tagged_prefix_in_payload.lua", Options{}); len(got) != 0 {
+			t.Fatalf("checker: %v", got)
+		}
+		src = caseSource(t, "LUA201/good_keys_tagged_prefix_in_payload.lua")
+		for i := range 24 {
+			prefix := "{" + p + "q" + strconv.Itoa(i) + "}:name:"
+			cleanup(t, prefix+"wait", prefix+"j1", prefix+"j1:lock")
+			payload := `{"prefix":"` + prefix + `","id":"j1","name":"n"}`
+			if _, err := evalErr(ctx, c, src, []string{prefix + "wait"}, payload); err != nil {
+				t.Errorf("payload run %d: %v", i, err)
+			}
+		}
+		// A whole key in the payload, the parent job's, names another
+		// queue under another tag: some runs are refused, as the LUA201
+		// that -keys-tagged leaves says.
+		if got := findingsOf(t, "LUA201/bad_keys_tagged_whole_argv_key.lua", Options{}); strings.Join(got, " ") != "LUA201" {
+			t.Fatalf("checker: %v", got)
+		}
+		var parents []string
+		for _, s := range servers(t) {
+			for i := range 24 {
+				parent := "{" + p + "other" + strconv.Itoa(i) + "}:name:p1"
+				parents = append(parents, parent, parent+":dependencies", "{"+p+"q"+strconv.Itoa(i)+"}:name:j1")
+				if err := s.c.HSet(ctx, parent, "name", "p").Err(); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		cleanup(t, parents...)
+		undeclaredRun(t, caseSource(t, "LUA201/bad_keys_tagged_whole_argv_key.lua"),
+			func(i int) []string { return []string{"{" + p + "q" + strconv.Itoa(i) + "}:name:wait"} },
+			func(i int) []any {
+				prefix := "{" + p + "q" + strconv.Itoa(i) + "}:name:"
+				parent := "{" + p + "other" + strconv.Itoa(i) + "}:name:p1"
+				return []any{`{"prefix":"` + prefix + `","id":"j1","parentKey":"` + parent + `"}`}
+			})
 		// A parent key read from the job's hash names another queue, under
 		// another tag: some runs are refused, as the LUA201 left says.
 		if got := findingsOf(t, "LUA201/bad_keys_tagged_stored_key.lua", Options{}); strings.Join(got, " ") != "LUA201" {

@@ -35,7 +35,7 @@ func runLua(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	keysFromName := fset.Bool("keys-from-name", false, `take the number of keys from a "name-N.lua" file name (job-queue convention)`)
 	function := fset.Bool("function", false, "check the files as Redis 7 Functions libraries (default: files starting with \"#!lua name=\")")
 	readOnly := fset.Bool("readonly", false, "the scripts run with EVAL_RO/FCALL_RO")
-	keysTagged := fset.Bool("keys-tagged", false, "every key the scripts get, as KEYS[i] or as a key or key prefix in ARGV, carries the project's hash tag: keys derived from KEYS[i] are not LUA202, keys that start with an ARGV value are not LUA201 (as a \"-- slotlint:keys-tagged\" comment in a script)")
+	keysTagged := fset.Bool("keys-tagged", false, "the keys the scripts get in KEYS and the key prefixes they get in ARGV carry the project's hash tag: keys derived from KEYS[i] are not LUA202, keys built on a prefix from ARGV are not LUA201; a whole key passed in ARGV, and keys built on one, still are, since it may be another entity's key under its own tag (as a \"-- slotlint:keys-tagged\" comment in a script)")
 	argLoops := fset.Bool("arg-loops", false, "also report loops over the request's own arguments as LUA102: #KEYS, #ARGV, ipairs(KEYS), ipairs(ARGV), and lists decoded from ARGV or from a KEYS element (for _, id in ipairs(cjson.decode(ARGV[1])))")
 	prelude := fset.String("prelude", "", "a Lua `file` the application prepends to each script before running it; its findings are reported in it")
 	globals := fset.String("globals", "", "comma-separated `names` defined elsewhere (by a prelude the checker does not see)")

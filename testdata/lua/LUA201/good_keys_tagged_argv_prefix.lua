@@ -10,6 +10,4 @@ end
 local jobKey = ARGV[1] .. jobId
 redis.call('SET', jobKey .. ':lock', ARGV[2], 'PX', 30000)
 redis.call('HSET', jobKey, 'processedOn', ARGV[3])
-local opts = cjson.decode(ARGV[4])
-redis.call('DEL', opts.debounceKey)
 return redis.call('HMGET', jobKey, 'data', 'opts')
