@@ -13,9 +13,12 @@ import (
 // KEYS[2] in RunPipelined.
 func FencingKey(lockKey string) string { return fencingKey(lockKey) }
 
-// WakeKey returns the wake-up list of the lock at lockKey, lockKey+":wake":
-// the release script takes it as KEYS[3] in RunPipelined. It shares the
-// lock key's slot when the lock key has a hash tag.
+// WakeKey returns the wake-up queue of the lock at lockKey,
+// lockKey+":wake": a sorted set of the callers waiting for the lock, first
+// come first served. The obtain and release scripts take it as KEYS[3],
+// and lock_and_set as KEYS[4], in RunPipelined. It shares the lock key's
+// slot when the lock key has a hash tag, as does the wake-up list of each
+// queued caller, WakeKey(lockKey)+":"+place.
 func WakeKey(lockKey string) string { return derivedKey(lockKey, "wake") }
 
 // callForm is what a script takes: its KEYS, named for messages, a check of
@@ -38,8 +41,6 @@ const (
 	argInteger                  // a decimal integer of any sign and length
 	argDecrement                // an integer in 1..10^15-1
 	argQueue                    // "-", or an integer of at least 0
-	argTicket                   // an integer of at least 0
-	argFlag                     // "0" or "1"
 )
 
 var decimal = regexp.MustCompile(`^-?[0-9]+$`)
@@ -85,12 +86,27 @@ func fencingCounterSecond(keys []string) error {
 	return nil
 }
 
-func releaseKeys(keys []string) error {
+// lockKeysCheck checks the keys of obtain and release: the lock, its
+// fencing counter and its queue.
+func lockKeysCheck(keys []string) error {
 	if err := fencingCounterSecond(keys); err != nil {
 		return err
 	}
-	if want := WakeKey(keys[0]); keys[2] != want {
-		return invalidArg("KEYS[3] %q is not the wake-up list of %q: use WakeKey (%q)", keys[2], keys[0], want)
+	return queueKeyAt(keys, 2)
+}
+
+// lockAndSetKeys checks the keys of lock_and_set: the lock, its fencing
+// counter, the state and the lock's queue.
+func lockAndSetKeys(keys []string) error {
+	if err := fencingCounterSecond(keys); err != nil {
+		return err
+	}
+	return queueKeyAt(keys, 3)
+}
+
+func queueKeyAt(keys []string, i int) error {
+	if want := WakeKey(keys[0]); keys[i] != want {
+		return invalidArg("KEYS[%d] %q is not the wake-up queue of %q: use WakeKey (%q)", i+1, keys[i], keys[0], want)
 	}
 	return nil
 }
@@ -139,8 +155,6 @@ func (k argKind) accepts(v string) bool {
 		return true
 	case argField:
 		return v != "" && v != "__fence"
-	case argFlag:
-		return v == "0" || v == "1"
 	case argInteger:
 		return decimal.MatchString(v)
 	case argQueue:
@@ -157,7 +171,7 @@ func (k argKind) accepts(v string) bool {
 		return n >= 1
 	case argDecrement:
 		return n >= 1 && n <= 999_999_999_999_999
-	case argQueue, argTicket:
+	case argQueue:
 		return n >= 0
 	}
 	return false
@@ -181,10 +195,6 @@ func (k argKind) String() string {
 		return "an integer in 1..10^15-1"
 	case argQueue:
 		return `"-" or an integer of at least 0`
-	case argTicket:
-		return "an integer of at least 0"
-	case argFlag:
-		return `"0" or "1"`
 	}
 	return "valid"
 }

@@ -138,20 +138,22 @@ func (c *Client) ready() error {
 
 // gate lets one goroutine per key and Client poll Redis for a lock while the
 // others wait in process; a release by this Client wakes the poller at once,
-// handing it the ticket of the reservation it made for it, if any.
+// and hands the lock over to it in process when the release reserved the
+// lock for the poller's place.
 type gate struct {
 	refs    int           // guarded by Client.mu
 	held    int           // this Client's unreleased locks on the key; guarded by Client.mu
 	lease   *lease        // the lease of the latest of them; guarded by Client.mu
 	polling bool          // a goroutine holds the turn; guarded by Client.mu
+	place   int64         // the poller's place in the lock's queue, 0 when none; guarded by Client.mu
 	turn    chan struct{} // capacity 1: holding the token means polling
-	wake    chan int64    // capacity 1: a local release happened, with its ticket or 0
+	wake    chan struct{} // capacity 1: a local release happened
 }
 
 // gates are reused: a lock taken and released without contention would
 // otherwise cost a gate and its two channels each time.
 var gatePool = sync.Pool{New: func() any {
-	return &gate{turn: make(chan struct{}, 1), wake: make(chan int64, 1)}
+	return &gate{turn: make(chan struct{}, 1), wake: make(chan struct{}, 1)}
 }}
 
 func (c *Client) acquireGate(key string) *gate {
@@ -173,63 +175,52 @@ func (c *Client) releaseGate(key string, g *gate) {
 	g.refs--
 	if g.refs == 0 {
 		delete(c.gates, key)
-		// Nobody holds g now, so its turn is free and a ticket left in it
+		// Nobody holds g now, so its turn is free and a signal left in it
 		// belongs to the lock that is gone.
-		g.held, g.polling, g.lease = 0, false, nil
+		g.held, g.polling, g.lease, g.place = 0, false, nil, 0
 		g.pending()
 		gatePool.Put(g)
 	}
 }
 
 // localPoller returns the gate of key when a goroutine of this Client polls
-// for it: the release then hands its ticket over in process. (While the
-// lock is held in this process the poller waits for that, not on the
-// wake-up list; see Client.wait.)
-func (c *Client) localPoller(key string) *gate {
+// for it, with the poller's place in the lock's queue (0 when it has none):
+// a release that reserves the lock for that place hands it over in process
+// rather than through the place's wake-up list. (While the lock is held in
+// this process the poller waits for that, not on its wake-up list; see
+// Client.wait.)
+func (c *Client) localPoller(key string) (g *gate, place int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if g := c.gates[key]; g != nil && g.polling {
-		return g
+		return g, g.place
 	}
-	return nil
+	return nil, 0
 }
 
-// notifyReleased wakes this Client's poller for key, if any, with ticket (0
-// when the lock was freed rather than reserved). A newer ticket replaces an
-// older one.
-func (c *Client) notifyReleased(key string, ticket int64) {
+// notifyReleased wakes this Client's poller for key, if any.
+func (c *Client) notifyReleased(key string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if g := c.gates[key]; g != nil {
-		g.notify(ticket)
+		g.notify()
 	}
 }
 
-func (g *gate) notify(ticket int64) {
-	for {
-		select {
-		case g.wake <- ticket:
-			return
-		default:
-		}
-		select {
-		case old := <-g.wake:
-			if old > ticket {
-				ticket = old
-			}
-		default:
-		}
-	}
-}
-
-// pending returns a ticket handed over in process and not used yet, or 0;
-// woken reports whether a release by this Client signalled at all (with a
-// ticket, or 0 when it freed the lock).
-func (g *gate) pending() (ticket int64, woken bool) {
+func (g *gate) notify() {
 	select {
-	case t := <-g.wake:
-		return t, true
+	case g.wake <- struct{}{}:
 	default:
-		return 0, false
+	}
+}
+
+// pending reports, and consumes, a signal from a release by this Client
+// that the poller has not seen yet.
+func (g *gate) pending() (woken bool) {
+	select {
+	case <-g.wake:
+		return true
+	default:
+		return false
 	}
 }

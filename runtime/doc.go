@@ -34,18 +34,39 @@
 //
 // Client.Obtain takes a lock with a TTL and waits (bounded by its context)
 // while another owner holds it: one script call per attempt, which returns
-// the holder's remaining TTL so the retry delay (exponential, full jitter) is
-// never longer than needed; goroutines of one Client take turns so only one
-// of them polls Redis per key. Waiters of other processes queue in the lock
-// and block on a short-lived co-slotted list (BLPOP): a release that finds
-// them queued does not free the lock but reserves it, for a short hand-off
-// window, for the ticket it pushes to that list, which Redis gives to the
-// longest-blocked waiter; newcomers, the releaser included, queue behind it
-// and keep their place while it claims. A waiter that died with the ticket
-// holds the lock up for the window when nobody else is queued, and for the
-// others' wait bound (at most 16 × MaxBackoff) when they are. Concurrent
-// lock calls of one Client share round trips (pipelines, one queue per
-// shard). ObtainOptions.NoWait makes a single attempt.
+// the holder's remaining TTL so that no wait is longer than needed;
+// goroutines of one Client take turns so only one of them, the poller,
+// waits through Redis per key.
+//
+// Pollers wait in a queue kept in Redis, first come first served: the
+// first attempt that finds the lock held, or free with others queued,
+// gives the caller a place at the end of the lock's wake-up queue (a
+// sorted set at WakeKey, next to the lock), and the caller blocks (BLPOP)
+// on a short-lived wake-up list of its own. A release that finds callers
+// queued does not free the lock but reserves it, for a short hand-off
+// window (Options.HandoffWindow), for the first of them still waiting, and
+// wakes that one; newcomers, the releaser included, queue behind. So
+// waiters get the lock in the order of their first attempts, and keep
+// their place for as long as they wait, however long the lock is held or
+// renewed (Refresh, KeepAlive): a waiter asks again at least every
+// 16 × MaxBackoff, whether woken or not, and each attempt renews its place
+// without moving it. The order lives in Redis, not in Redis's queue of
+// clients blocked on one list, which a waiter whose BLPOP timed out would
+// rejoin at the end.
+//
+// A waiter whose context ends leaves the queue. One that dies (a killed
+// process, a lost connection) keeps its place for 2 × 16 × MaxBackoff + 1s
+// after its last attempt; a release that reaches it before then reserves
+// the lock for it, the reservation lapses after the hand-off window, and
+// the next caller takes the lock when it asks again: a dead waiter holds
+// the others up for at most HandoffWindow + 16 × MaxBackoff (the
+// MaxBackoff of the Client behind it). The same happens to a live waiter
+// that does not claim within the window (it was not woken, say because the
+// releaser's process died between its release and the wake-up): it loses
+// its place and queues again at the end. A holder that dies leaves the
+// lock to the first waiter when its lease runs out. Concurrent lock calls
+// of one Client share round trips (pipelines, one queue per shard).
+// ObtainOptions.NoWait makes a single attempt, and never queues.
 //
 // A lock is a hash with the owner's random token, a reentry count and a
 // fencing token; the same token re-enters (ObtainOptions.Token), Release
@@ -146,22 +167,29 @@
 // time.Duration, which go-redis sends as nanoseconds); k is a lock key
 // built with Key:
 //
-//	obtain        KEYS k, FencingKey(k)         ARGV token, ttl, "-", 0
-//	release       KEYS k, FencingKey(k),        ARGV token, window, "0"
+//	obtain        KEYS k, FencingKey(k),        ARGV token, ttl, "-", hold,
+//	                   WakeKey(k)                    window
+//	release       KEYS k, FencingKey(k),        ARGV token, window
 //	                   WakeKey(k)
 //	refresh       KEYS k                        ARGV token, ttl
-//	lock_and_set  KEYS k, FencingKey(k), state  ARGV token, ttl, field,
-//	                                                 value, stateTTL, "-", 0
+//	lock_and_set  KEYS k, FencingKey(k), state, ARGV token, ttl, field,
+//	                   WakeKey(k)                    value, stateTTL, "-",
+//	                                                 hold, window
 //	set_state     KEYS k, state                 ARGV token, fence, field,
 //	                                                 value, stateTTL
 //	max_update    KEYS value, dirty set         ARGV integer, member
 //	decrement     KEYS counter                  ARGV n (1..10^15-1)
 //	issue_once    KEYS issued set               ARGV user, capacity
 //
-// In obtain and lock_and_set, "-" and 0 say the caller does not queue for
-// the lock and has no hand-off ticket. The replies are those of the source
-// comments; a pipelined obtain is not tracked by a Client, so release it
-// with a pipelined release.
+// In obtain and lock_and_set, "-" says the caller does not queue for the
+// lock (hold, how long a queued caller keeps its place, then goes unused);
+// window is the hand-off window, which an attempt that finds a lapsed
+// reservation uses to reserve the lock for the next caller queued. A
+// release or attempt that reserves the lock for a queued caller replies
+// with its place, and the caller of the script wakes it: RPUSH to
+// WakeKey(k)+":"+place, with the window as its expiry (PEXPIRE). The
+// replies are those of the source comments; a pipelined obtain is not
+// tracked by a Client, so release it with a pipelined release.
 //
 // # Errors and observability
 //

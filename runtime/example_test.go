@@ -208,7 +208,7 @@ func ExampleMaxTable_Shard() {
 }
 
 // Taking and releasing locks inside a pipeline: the lock scripts take the
-// lock's fencing counter and wake-up list as further keys.
+// lock's fencing counter and queue as further keys.
 func ExampleFencingKey() {
 	ctx := context.Background()
 	c := runtime.New(redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"}), nil)
@@ -218,10 +218,11 @@ func ExampleFencingKey() {
 	}
 	k := runtime.Key("order", "42", "lock")
 	cmds, err := c.RunPipelined(ctx, []runtime.Call{
-		// token, TTL in ms, "-" and 0: not queued, no hand-off ticket
-		{Script: scripts["obtain"], Keys: []string{k, runtime.FencingKey(k)}, Args: []any{"my-token", 10_000, "-", 0}},
-		// token, hand-off window in ms, "0"
-		{Script: scripts["release"], Keys: []string{k, runtime.FencingKey(k), runtime.WakeKey(k)}, Args: []any{"my-token", 100, "0"}},
+		// token, TTL in ms, "-" (does not queue), how long a queued caller
+		// keeps its place in ms (unused here), hand-off window in ms
+		{Script: scripts["obtain"], Keys: []string{k, runtime.FencingKey(k), runtime.WakeKey(k)}, Args: []any{"my-token", 10_000, "-", 3000, 100}},
+		// token, hand-off window in ms
+		{Script: scripts["release"], Keys: []string{k, runtime.FencingKey(k), runtime.WakeKey(k)}, Args: []any{"my-token", 100}},
 	})
 	if err != nil {
 		log.Fatal(err) // a malformed call: ErrInvalidArgument, nothing sent

@@ -42,32 +42,53 @@ func keysMatching(t testing.TB, rdb redis.UniversalClient, pattern string) []str
 }
 
 // queueWaiter queues a waiter for the lock at key that is not a Client: one
-// obtain attempt with token, then BLPOP on a connection of its own, in the
-// background. It returns the queue's gen and the ticket the waiter is woken
-// with ("" when the BLPOP failed, already reported).
-func queueWaiter(t *testing.T, rdb redis.UniversalClient, key, fence, wake, token, name string) (gen int64, ticket <-chan string) {
+// obtain attempt with token that keeps its place for hold, then, when
+// block is set, BLPOP on its wake-up list on a connection of its own, in
+// the background. It returns the waiter's place and a channel that reports
+// whether the waiter was woken (false when the BLPOP failed, already
+// reported, or block is not set).
+func queueWaiter(t *testing.T, rdb redis.UniversalClient, key, token, name string, hold, window time.Duration, block bool) (place int64, woken <-chan bool) {
 	t.Helper()
 	ctx := context.Background()
+	fence, queue, err := lockKeys(key)
+	must(t, err)
 	conn := newNamedClient(t, rdb, name)
-	r, err := conn.EvalSha(ctx, obtainScript.SHA1(), []string{key, fence}, token, 10000, "0", 0).Result()
+	r, err := conn.EvalSha(ctx, obtainScript.SHA1(), []string{key, fence, queue}, token, 10000, "0", hold.Milliseconds(), window.Milliseconds()).Result()
 	must(t, err)
 	v, err := parseObtainReply(r)
-	if err != nil || v.acquired || v.gen == 0 {
+	if err != nil || v.acquired || v.place == 0 {
 		t.Fatalf("queueing %s: %+v, %v", token, v, err)
 	}
-	woken := make(chan string, 1)
+	ch := make(chan bool, 1)
+	if !block {
+		ch <- false
+		return v.place, ch
+	}
 	inBackground(t, func(bg context.Context) {
-		v, err := conn.BLPop(bg, 5*time.Second, wake).Result()
-		if err != nil {
-			if bg.Err() == nil {
-				t.Error(err)
-			}
-			woken <- ""
+		_, err := conn.BLPop(bg, 5*time.Second, wakeKey(queue, v.place)).Result()
+		if err != nil && bg.Err() == nil {
+			t.Error(err)
+		}
+		ch <- err == nil
+	})
+	return v.place, ch
+}
+
+// waitQueued waits until n callers are in the wake-up queue of the lock at
+// key (a caller the lock is reserved for counts until it claims it).
+func waitQueued(t *testing.T, rdb redis.UniversalClient, key string, n int64) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got, err := rdb.ZCard(context.Background(), WakeKey(key)).Result()
+		if err == nil && got == n {
 			return
 		}
-		woken <- v[1]
-	})
-	return v.gen, woken
+		if time.Now().After(deadline) {
+			t.Fatalf("waiting for %d queued callers: %d, %v", n, got, err)
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // TestHandoffToQueuedWaiter: a holder that releases while another process
@@ -136,62 +157,63 @@ func TestHandoffToQueuedWaiter(t *testing.T) {
 	})
 }
 
-// TestHandoffToDeadWaiter queues a waiter that takes the release's ticket
-// from the wake-up list and dies before claiming the lock: the reservation
-// keeps the lock from others for the hand-off window only, a newcomer that
-// asks during the window gets the lock right after it, and the fencing
-// token still grows. A forged or stale ticket claims nothing.
+// TestHandoffToDeadWaiter queues a waiter that is woken by the release
+// and dies before claiming the lock: the reservation keeps the lock from
+// others for the hand-off window only, a newcomer that asks during the
+// window gets the lock right after it, and the fencing token still grows.
+// A claim with another caller's place or token claims nothing.
 func TestHandoffToDeadWaiter(t *testing.T) {
 	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
 		ctx := context.Background()
 		const window = 150 * time.Millisecond
 		key := Key("deadwaiter", tagged(t), "lock")
-		fence, wake := fencingKey(key), key+":wake"
+		fence, queue, err := lockKeys(key)
+		must(t, err)
 		c := New(rdb, &Options{HandoffWindow: window})
 		holder, err := c.Obtain(ctx, key, 10*time.Second, nil)
 		must(t, err)
 
-		// The dead waiter takes the ticket and never claims.
-		_, ticket := queueWaiter(t, rdb, key, fence, wake, "dead-token", "")
-		time.Sleep(100 * time.Millisecond)
-
-		released := time.Now()
+		// The dead waiter is woken and never claims.
+		place, woken := queueWaiter(t, rdb, key, "dead-token", "", time.Minute, window, true)
 		must(t, holder.Release(ctx))
-		tk := <-ticket
-		if tk == "" {
+		if !<-woken {
 			return
 		}
-		if n, err := strconv.ParseInt(tk, 10, 64); err != nil || n <= holder.Fence() {
-			t.Fatalf("ticket %q after fence %d", tk, holder.Fence())
+		if got := rdb.HGet(ctx, key, "place").Val(); got != strconv.FormatInt(place, 10) {
+			t.Fatalf("reserved for place %q, want the dead waiter's %d", got, place)
 		}
-		// A forged ticket claims nothing and leaves the reservation alone.
+		// Another caller's token or place claims nothing and leaves the
+		// reservation alone.
 		before := snapshot(t, rdb, key)
-		r, err := rdb.EvalSha(ctx, obtainScript.SHA1(), []string{key, fence}, "forger", 10000, "-", tk+"0").Result()
-		must(t, err)
-		if v, err := parseObtainReply(r); err != nil || v.acquired || !v.reserved || v.holderTTL > window {
-			t.Fatalf("forged ticket: %+v, %v", v, err)
+		for _, claim := range []struct {
+			token string
+			place int64
+		}{{"forger", place}, {"dead-token", place + 1}} {
+			r, err := rdb.EvalSha(ctx, obtainScript.SHA1(), []string{key, fence, queue}, claim.token, 10000, strconv.FormatInt(claim.place, 10), 1, window.Milliseconds()).Result()
+			must(t, err)
+			if v, err := parseObtainReply(r); err != nil || v.acquired || !v.reserved || v.holderTTL > window {
+				t.Fatalf("claim by %s at %d: %+v, %v", claim.token, claim.place, v, err)
+			}
 		}
 		if !equal(before, snapshot(t, rdb, key)) {
-			t.Fatal("a forged ticket changed the reservation")
+			t.Fatal("a forged claim changed the reservation")
 		}
+		time.Sleep(2 * time.Millisecond) // the forgers' places (1ms) run out
 		if _, err := New(newClient(t, rdb), nil).Obtain(ctx, key, time.Second, &ObtainOptions{NoWait: true}); !errors.Is(err, ErrNotObtained) {
 			t.Fatalf("NoWait during the reservation: %v, want ErrNotObtained", err)
 		}
 
-		// A newcomer waits for the end of the window, not longer.
+		// A newcomer waits for the end of the window, then gets the lock.
 		l, err := New(newClient(t, rdb), nil).Obtain(ctx, key, time.Second, nil)
 		must(t, err)
-		waited := time.Since(released)
-		if waited > window+250*time.Millisecond {
-			t.Fatalf("newcomer got the lock %v after the release; the window is %v", waited, window)
-		}
 		if l.Fence() <= holder.Fence() {
 			t.Fatalf("fence %d after %d", l.Fence(), holder.Fence())
 		}
 		must(t, l.Release(ctx))
 
-		// The dead waiter's ticket is stale now.
-		r, err = rdb.EvalSha(ctx, obtainScript.SHA1(), []string{key, fence}, "dead-token", 10000, "-", tk).Result()
+		// The dead waiter lost its place with the reservation: asking again,
+		// it is a newcomer to a free lock, with a new fence.
+		r, err := rdb.EvalSha(ctx, obtainScript.SHA1(), []string{key, fence, queue}, "dead-token", 10000, strconv.FormatInt(place, 10), 1000, window.Milliseconds()).Result()
 		must(t, err)
 		if v, err := parseObtainReply(r); err != nil || !v.acquired || v.fence <= l.Fence() {
 			t.Fatalf("after the window the lock is free for anyone, with a new fence: %+v, %v", v, err)
@@ -202,28 +224,32 @@ func TestHandoffToDeadWaiter(t *testing.T) {
 
 // TestHandoffKeepsPlaceBehindReservation: a caller that asks while the
 // lock is reserved for a claimant, with others queued ahead of it, keeps
-// its place in the queue for longer than the hand-off window. Order: A
-// queues while the lock is held, the release reserves the lock for D (which
-// claims late), R asks during the reservation, B asks after the window
-// would have ended. A, R and B must get the lock in that order.
+// its place in the queue for longer than the hand-off window and the wait
+// bound. Order: A queues while the lock is held, the release reserves the
+// lock for D (which claims late), R asks during the reservation, B asks
+// after D claimed; D holds the lock past the end of the window it was
+// reserved in and past A's, R's and B's waits on their wake-up lists. A, R
+// and B must get the lock in that order.
 func TestHandoffKeepsPlaceBehindReservation(t *testing.T) {
 	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
 		ctx := context.Background()
-		const window = 100 * time.Millisecond
+		// The window only has to outlast the test's steps up to D's claim,
+		// however slow the machine.
+		const window = time.Second
 		key := Key("keepplace", tagged(t), "lock")
-		fence, wake, err := lockKeys(key)
+		fence, queue, err := lockKeys(key)
 		must(t, err)
 		// The test's clients carry one name, so that waitBlocked counts
 		// them only: other packages' tests block in BLPOP on the shared
-		// servers too, and counting theirs let B's BLPOP go before R's.
+		// servers too.
 		name := fmt.Sprintf("keepplace-%d", time.Now().UnixNano())
-		newLocker := func() *Client { return New(newNamedClient(t, rdb, name), &Options{HandoffWindow: window}) }
+		opts := &Options{HandoffWindow: window}
+		newLocker := func() *Client { return New(newNamedClient(t, rdb, name), opts) }
 		holder, err := newLocker().Obtain(ctx, key, 10*time.Second, nil)
 		must(t, err)
 
 		// D, the claimant, queues first.
-		gen, ticket := queueWaiter(t, rdb, key, fence, wake, "d-token", name)
-		time.Sleep(50 * time.Millisecond)
+		place, woken := queueWaiter(t, rdb, key, "d-token", name, time.Minute, window, true)
 
 		var mu sync.Mutex
 		var order []string
@@ -231,7 +257,7 @@ func TestHandoffKeepsPlaceBehindReservation(t *testing.T) {
 		take := func(name string) {
 			c := newLocker()
 			wg.Go(func() {
-				octx, cancel := context.WithTimeout(ctx, 5*time.Second)
+				octx, cancel := context.WithTimeout(ctx, 20*time.Second)
 				defer cancel()
 				l, err := c.Obtain(octx, key, 10*time.Second, nil)
 				if err != nil {
@@ -247,35 +273,17 @@ func TestHandoffKeepsPlaceBehindReservation(t *testing.T) {
 				}
 			})
 		}
-		// waitQueued waits until the lock counts n queued callers.
-		waitQueued := func(n int64) {
-			t.Helper()
-			deadline := time.Now().Add(5 * time.Second)
-			for {
-				got, err := rdb.HGet(ctx, key, "waiters").Int64()
-				if err == nil && got == n {
-					return
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("waiting for %d queued callers: %d, %v", n, got, err)
-				}
-				time.Sleep(time.Millisecond)
-			}
-		}
-		// waitBlocked waits until the server holding the wake-up list has at
-		// least n of the test's clients blocked in BLPOP. A waiter counted in the queue
-		// calls BLPOP just after, from its own goroutine, and the hand-off
-		// goes in the order of those calls: a fixed sleep let a loaded
-		// machine call B's before R's.
+		// waitBlocked waits until the server holding the lock's keys has
+		// at least n of the test's clients blocked in BLPOP.
 		node := rdb
 		if cc, ok := rdb.(*redis.ClusterClient); ok {
-			m, err := cc.MasterForKey(ctx, wake)
+			m, err := cc.MasterForKey(ctx, queue)
 			must(t, err)
 			node = m
 		}
 		waitBlocked := func(n int) {
 			t.Helper()
-			deadline := time.Now().Add(5 * time.Second)
+			deadline := time.Now().Add(10 * time.Second)
 			for {
 				list, err := node.ClientList(ctx).Result()
 				must(t, err)
@@ -299,33 +307,33 @@ func TestHandoffKeepsPlaceBehindReservation(t *testing.T) {
 			}
 		}
 		take("A") // queued behind D while the lock is held
-		waitQueued(2)
+		waitQueued(t, rdb, key, 2)
 		waitBlocked(2) // D and A
 
 		released := time.Now()
 		must(t, holder.Release(ctx))
-		tk := <-ticket
-		if tk == "" {
+		if !<-woken {
 			return
 		}
 		take("R") // asks while the lock is reserved for D
-		waitQueued(3)
-		waitBlocked(2) // A and R; D's BLPOP returned with its ticket
-		r, err := rdb.EvalSha(ctx, obtainScript.SHA1(), []string{key, fence}, "d-token", 10000, strconv.FormatInt(gen, 10), tk).Result()
+		waitQueued(t, rdb, key, 3)
+		r, err := rdb.EvalSha(ctx, obtainScript.SHA1(), []string{key, fence, queue}, "d-token", 10000, strconv.FormatInt(place, 10), time.Minute.Milliseconds(), window.Milliseconds()).Result()
 		must(t, err)
 		if v, err := parseObtainReply(r); err != nil || !v.acquired {
-			t.Fatalf("D claiming with its ticket: %+v, %v", v, err)
+			t.Fatalf("D claiming its reservation: %+v, %v", v, err)
 		}
-		take("B")      // asks while D holds the lock, before the window ends
-		waitQueued(3)  // A, R and B; D left the queue when it claimed
-		waitBlocked(3) // A, R and B
-		// D holds the lock past the end of the window it was reserved in.
-		time.Sleep(2*window - time.Since(released))
-		r, err = rdb.EvalSha(ctx, releaseScript.SHA1(), []string{key, fence, wake}, "d-token", window.Milliseconds(), "0").Result()
+		take("B")                  // asks while D holds the lock
+		waitQueued(t, rdb, key, 3) // A, R and B; D left the queue when it claimed
+		// D holds the lock past the end of the window it was reserved in,
+		// and A, R and B time out on their wake-up lists meanwhile.
+		time.Sleep(window + 2*newLocker().waitBound() - time.Since(released))
+		r, err = rdb.EvalSha(ctx, releaseScript.SHA1(), []string{key, fence, queue}, "d-token", window.Milliseconds()).Result()
 		must(t, err)
-		if left, next, err := parseReleaseReply(r); err != nil || left != 0 || next == 0 {
-			t.Fatalf("D's release: left %d, ticket %d, %v; want the lock handed on", left, next, err)
+		left, _, next, err := parseReleaseReply(r)
+		if err != nil || left != 0 || next == 0 {
+			t.Fatalf("D's release: left %d, place %d, %v; want the lock handed on", left, next, err)
 		}
+		newLocker().wakeQueued(ctx, queue, next) // as Release does
 		wg.Wait()
 		if fmt.Sprint(order) != "[A R B]" {
 			t.Fatalf("acquisition order %v, want [A R B]", order)
@@ -451,4 +459,132 @@ func TestLockAndSetClaimsHandoff(t *testing.T) {
 		must(t, l.Release(ctx))
 		rdb.Del(ctx, state)
 	})
+}
+
+// TestQueueOrderUnderLongHold: waiters of separate Clients that queue in a
+// known order while the holder keeps the lock, by KeepAlive, for many times
+// their wait bound (so that each of them times out on its wake-up list and
+// asks again many times) get the lock in the order they queued, as they do
+// when each of them then holds it for a few wait bounds in turn.
+func TestQueueOrderUnderLongHold(t *testing.T) {
+	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
+		ctx := context.Background()
+		const waiters = 5
+		opts := &Options{MaxBackoff: 2 * time.Millisecond}
+		bound := New(rdb, opts).waitBound()
+		key := Key("fifo", tagged(t), "lock")
+		holder, err := New(newClient(t, rdb), opts).Obtain(ctx, key, 500*time.Millisecond, nil)
+		must(t, err)
+		if _, err := holder.KeepAlive(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		var mu sync.Mutex
+		var order []int
+		var wg sync.WaitGroup
+		for i := range waiters {
+			c := New(newClient(t, rdb), opts)
+			wg.Go(func() {
+				octx, cancel := context.WithTimeout(ctx, 30*time.Second)
+				defer cancel()
+				l, err := c.Obtain(octx, key, time.Second, nil)
+				if err != nil {
+					t.Errorf("waiter %d: %v", i, err)
+					return
+				}
+				mu.Lock()
+				order = append(order, i)
+				mu.Unlock()
+				time.Sleep(3 * bound)
+				if err := l.Release(ctx); err != nil {
+					t.Errorf("waiter %d: %v", i, err)
+				}
+			})
+			waitQueued(t, rdb, key, int64(i+1))
+		}
+		// Past the lock's TTL, which KeepAlive renews.
+		time.Sleep(25 * bound)
+		if err := holder.Release(ctx); err != nil {
+			t.Error(err)
+		}
+		wg.Wait()
+		if fmt.Sprint(order) != "[0 1 2 3 4]" {
+			t.Fatalf("acquisition order %v, want the order of arrival [0 1 2 3 4]", order)
+		}
+	})
+}
+
+// TestQueueHeadThatLeft queues a caller at the head of the queue that then
+// leaves, with two others of separate Clients behind it: one whose context
+// is cancelled (it takes itself out of the queue) and one that dies right
+// after queueing (its place stays until the release reserves the lock for
+// it and the reservation lapses after the hand-off window; the caller
+// behind it asks again within its wait bound). Either way the others get
+// the lock, in their order, and the queue is empty afterwards. The bound
+// on their wait is the hand-off window and the wait bound (Options); the
+// test's deadlines only guard against a hang.
+func TestQueueHeadThatLeft(t *testing.T) {
+	for _, how := range []string{"cancelled", "died"} {
+		t.Run(how, func(t *testing.T) {
+			servers(t, func(t *testing.T, rdb redis.UniversalClient) {
+				ctx := context.Background()
+				opts := &Options{MaxBackoff: 2 * time.Millisecond, HandoffWindow: 50 * time.Millisecond}
+				key := Key("headleft", tagged(t), "lock")
+				holder, err := New(newClient(t, rdb), opts).Obtain(ctx, key, 10*time.Second, nil)
+				must(t, err)
+				switch how {
+				case "cancelled":
+					c := New(newClient(t, rdb), opts)
+					octx, cancel := context.WithCancel(ctx)
+					gone := make(chan error, 1)
+					go func() {
+						_, err := c.Obtain(octx, key, time.Second, nil)
+						gone <- err
+					}()
+					waitQueued(t, rdb, key, 1)
+					cancel()
+					if err := <-gone; !errors.Is(err, ErrNotObtained) || !errors.Is(err, context.Canceled) {
+						t.Fatalf("cancelled waiter: %v, want ErrNotObtained and context.Canceled", err)
+					}
+					waitQueued(t, rdb, key, 0) // it left the queue
+				case "died":
+					queueWaiter(t, rdb, key, "dead-token", "", time.Minute, opts.HandoffWindow, false)
+				}
+				var mu sync.Mutex
+				var order []string
+				var wg sync.WaitGroup
+				for i, name := range []string{"A", "B"} {
+					c := New(newClient(t, rdb), opts)
+					wg.Go(func() {
+						octx, cancel := context.WithTimeout(ctx, 20*time.Second)
+						defer cancel()
+						l, err := c.Obtain(octx, key, 10*time.Second, nil)
+						if err != nil {
+							t.Errorf("%s: %v", name, err)
+							return
+						}
+						mu.Lock()
+						order = append(order, name)
+						mu.Unlock()
+						if err := l.Release(ctx); err != nil {
+							t.Errorf("%s: %v", name, err)
+						}
+					})
+					if how == "died" {
+						i++
+					}
+					waitQueued(t, rdb, key, int64(i+1))
+				}
+				if err := holder.Release(ctx); err != nil {
+					t.Error(err)
+				}
+				wg.Wait()
+				if fmt.Sprint(order) != "[A B]" {
+					t.Fatalf("acquisition order %v, want [A B]", order)
+				}
+				if n := rdb.Exists(ctx, key, WakeKey(key)).Val(); n != 0 {
+					t.Fatalf("%d of the lock and its queue left after the last release", n)
+				}
+			})
+		})
+	}
 }

@@ -42,9 +42,9 @@ func TestLocksLeaveNoKeys(t *testing.T) {
 				if i%2 == 1 {
 					ttl = 20 // left to expire
 				}
-				calls = append(calls, Call{Script: obtainScript, Keys: []string{key, fencingKey(key)}, Args: []any{"owner", ttl, "-", 0}})
+				calls = append(calls, Call{Script: obtainScript, Keys: []string{key, fencingKey(key), WakeKey(key)}, Args: []any{"owner", ttl, "-", 3000, 100}})
 				if i%2 == 0 {
-					calls = append(calls, Call{Script: releaseScript, Keys: []string{key, fencingKey(key), key + ":wake"}, Args: []any{"owner", 100, "0"}})
+					calls = append(calls, Call{Script: releaseScript, Keys: []string{key, fencingKey(key), WakeKey(key)}, Args: []any{"owner", 100}})
 				}
 			}
 			cmds, err := c.RunPipelined(ctx, calls)

@@ -30,10 +30,10 @@ type ObtainOptions struct {
 // for concurrent use.
 //
 // In Redis the lock is a hash at Key() with the owner's token, the reentry
-// count, the fencing token and the number of callers queued for it, expiring
-// after the TTL; a short-lived list at Key()+":wake" hands a ticket to the
-// longest-blocked waiter at each contended release, so the lock key must
-// have a hash tag (build it with Key). Fencing tokens come from a counter
+// count and the fencing token, expiring after the TTL; callers waiting for
+// it queue in a sorted set at WakeKey(Key()), and each blocks on a
+// short-lived wake-up list of its own next to it, so the lock key must have
+// a hash tag (build it with Key). Fencing tokens come from a counter
 // shared by all locks of the key's hash slot (see Fence): a lock leaves no
 // key behind once released or expired, and the counters number at most
 // 16384 whatever the number of lock keys.
@@ -41,8 +41,8 @@ type Lock struct {
 	c        *Client
 	key      string
 	fenceKey string
-	wakeKey  string
-	keys     []string // key, fenceKey, wakeKey: the keys of release.lua
+	queueKey string
+	keys     []string // key, fenceKey, queueKey: the keys of release.lua
 	token    string
 	tokenArg any // token as a script argument, converted once
 	fence    int64
@@ -225,15 +225,22 @@ func newToken() (string, error) {
 	return base64.RawURLEncoding.EncodeToString(b[:]), nil
 }
 
-func lockKeys(key string) (fenceKey, wakeKey string, err error) {
+func lockKeys(key string) (fenceKey, queueKey string, err error) {
 	if key == "" {
 		return "", "", invalidArg("empty lock key")
 	}
-	wakeKey = derivedKey(key, "wake")
-	if err := SameSlot(key, wakeKey); err != nil {
-		return "", "", fmt.Errorf("lock key %q needs a hash tag so its wake-up list shares its slot: %w", key, err)
+	queueKey = WakeKey(key)
+	if err := SameSlot(key, queueKey); err != nil {
+		return "", "", fmt.Errorf("lock key %q needs a hash tag so its wake-up queue shares its slot: %w", key, err)
 	}
-	return fencingKey(key), wakeKey, nil
+	return fencingKey(key), queueKey, nil
+}
+
+// wakeKey returns the wake-up list of the caller queued at place for the
+// lock whose queue is queueKey: it blocks on it with BLPOP, and whoever
+// reserves the lock for it pushes to it.
+func wakeKey(queueKey string, place int64) string {
+	return queueKey + ":" + strconv.FormatInt(place, 10)
 }
 
 // obtainRequest is one lock acquisition: by obtain.lua, or by
@@ -241,25 +248,26 @@ func lockKeys(key string) (fenceKey, wakeKey string, err error) {
 type obtainRequest struct {
 	key      string
 	fenceKey string
-	wakeKey  string
+	queueKey string
 	ttl      time.Duration
 	ttlMS    int64
 	token    string
 	reentry  bool // the caller supplied the token: it may hold the lock already
 	noWait   bool
 	script   *Script
-	lockKeys []string // key, fenceKey, wakeKey: the keys of release.lua
+	lockKeys []string // key, fenceKey, queueKey: the keys of obtain.lua and release.lua
 	keys     []string
-	args     []any // the last two are the queue place and the ticket, set per attempt
-	queued   string
+	args     []any // the last three are the place in the queue (set per attempt), hold and window
+	place    string
 }
 
 // Obtain takes the lock at key for ttl, waiting while another owner holds
 // it until ctx ends. Each attempt is one script call. A caller that finds
-// the lock held queues in it and blocks on the lock's wake-up list; the
-// release hands the lock to the longest-blocked waiter (see
-// Options.HandoffWindow), so a releaser that asks again queues behind the
-// others.
+// the lock held, or free with others queued for it, queues for it and
+// blocks on a wake-up list of its own; a release hands the lock to the
+// first caller queued (see Options.HandoffWindow), so callers get it in
+// the order they first asked, and a releaser that asks again queues behind
+// the others.
 // Waits are bounded by the holder's remaining TTL, so a holder that died is
 // replaced once its lock expires. Goroutines of this Client that wait for
 // the same key take turns: one waits through Redis, the others in process,
@@ -280,14 +288,14 @@ func (c *Client) Obtain(ctx context.Context, key string, ttl time.Duration, opts
 		return nil, err
 	}
 	req.script = obtainScript
-	req.keys = req.lockKeys[:2]
-	req.args = []any{req.token, req.ttlMS, "-", 0}
-	req.queued = "-"
+	req.keys = req.lockKeys
+	req.args = []any{req.token, req.ttlMS, "-", c.queueHold(), c.handoffArg}
+	req.place = "-"
 	return c.obtain(ctx, req)
 }
 
 func (c *Client) newObtainRequest(key string, ttl time.Duration, opts *ObtainOptions) (*obtainRequest, error) {
-	fenceKey, wakeKey, err := lockKeys(key)
+	fenceKey, queueKey, err := lockKeys(key)
 	if err != nil {
 		return nil, err
 	}
@@ -295,8 +303,8 @@ func (c *Client) newObtainRequest(key string, ttl time.Duration, opts *ObtainOpt
 	if err != nil {
 		return nil, err
 	}
-	req := &obtainRequest{key: key, fenceKey: fenceKey, wakeKey: wakeKey, ttl: ttl, ttlMS: ms,
-		lockKeys: []string{key, fenceKey, wakeKey}}
+	req := &obtainRequest{key: key, fenceKey: fenceKey, queueKey: queueKey, ttl: ttl, ttlMS: ms,
+		lockKeys: []string{key, fenceKey, queueKey}}
 	if opts != nil {
 		req.token = opts.Token
 		req.reentry = opts.Token != ""
@@ -326,13 +334,14 @@ func (c *Client) obtain(ctx context.Context, req *obtainRequest) (*Lock, error) 
 		// An owner re-entering must not queue behind a poller of this
 		// Client that waits for the very lock the owner holds.
 		attempts++
-		l, r, err := c.attempt(ctx, req, "-", 0)
+		l, r, err := c.attempt(ctx, req, "-")
 		if l != nil {
 			c.markHeld(l)
 		}
 		if l != nil || err != nil {
 			return done(l, err)
 		}
+		c.wakeQueued(ctx, req.queueKey, r.wake)
 		c.hooks.Contended(req.key, r.holderTTL)
 		if req.noWait {
 			return done(nil, fmt.Errorf("%w: %q is held by another owner", ErrNotObtained, req.key))
@@ -344,58 +353,55 @@ func (c *Client) obtain(ctx context.Context, req *obtainRequest) (*Lock, error) 
 		return done(nil, fmt.Errorf("%w: %q: %w", ErrNotObtained, req.key, ctx.Err()))
 	}
 	c.setPolling(g, true)
+	// place is this caller's place in the lock's queue: "-" when it does
+	// not wait through Redis (NoWait, or a client that cannot block), "0"
+	// until an attempt gives it one.
+	place := "0"
+	if _, ok := c.rdb.(blocker); req.noWait || !ok {
+		place = "-"
+	}
+	var placeN int64
 	defer func() {
 		c.setPolling(g, false)
 		<-g.turn
 	}()
-
-	// queued is this caller's place in the lock's queue of waiters: "-"
-	// when it does not wait through Redis (NoWait, or a client that cannot
-	// block), "0" until an attempt counts it, then the queue's gen.
-	queued := "0"
-	if _, ok := c.rdb.(blocker); req.noWait || !ok {
-		queued = "-"
-	}
-	var ticket int64
-	if !req.noWait {
-		// A lock held in this process is handed over by its release here,
-		// which signals this poller: wait for that rather than ask Redis
-		// first (bounded, in case the holder lets its lock expire).
-		c.mu.Lock()
-		t, woken := g.pending()
-		until, heldHere := g.heldHereUntil()
-		c.mu.Unlock()
-		if !woken && heldHere {
-			var err error
-			if t, err = c.sleep(ctx, g, time.Until(until)+time.Millisecond); err != nil {
-				return done(nil, fmt.Errorf("%w: %q: %w", ErrNotObtained, req.key, err))
-			}
+	// leave takes a caller that gives up out of the queue, so that no
+	// release reserves the lock for it.
+	leave := func() {
+		if placeN > 0 {
+			c.leaveQueue(req.queueKey, placeN)
 		}
-		ticket = t
 	}
 	for {
-		if ticket == 0 {
-			ticket, _ = g.pending()
-		}
+		g.pending() // a release before this attempt is seen by it
 		attempts++
-		l, r, err := c.attempt(ctx, req, queued, ticket)
+		l, r, err := c.attempt(ctx, req, place)
 		if l != nil {
 			c.markHeld(l)
 		}
 		if l != nil || err != nil {
-			if err != nil && ctx.Err() != nil {
-				err = fmt.Errorf("%w: %q: %w", ErrNotObtained, req.key, err)
+			if err != nil {
+				leave()
+				if ctx.Err() != nil {
+					err = fmt.Errorf("%w: %q: %w", ErrNotObtained, req.key, err)
+				}
 			}
 			return done(l, err)
 		}
+		c.wakeQueued(ctx, req.queueKey, r.wake)
 		c.hooks.Contended(req.key, r.holderTTL)
 		if req.noWait {
 			return done(nil, fmt.Errorf("%w: %q is held by another owner", ErrNotObtained, req.key))
 		}
-		if queued != "-" && r.gen > 0 {
-			queued = strconv.FormatInt(r.gen, 10)
+		if place != "-" && r.place > 0 {
+			placeN = r.place
+			place = strconv.FormatInt(placeN, 10)
+			c.mu.Lock()
+			g.place = placeN
+			c.mu.Unlock()
 		}
-		if ticket, err = c.wait(ctx, g, req.wakeKey, attempts, r); err != nil {
+		if err = c.wait(ctx, g, req.queueKey, placeN, attempts, r); err != nil {
+			leave()
 			return done(nil, fmt.Errorf("%w: %q: %w", ErrNotObtained, req.key, err))
 		}
 	}
@@ -403,7 +409,7 @@ func (c *Client) obtain(ctx context.Context, req *obtainRequest) (*Lock, error) 
 
 func (c *Client) setPolling(g *gate, on bool) {
 	c.mu.Lock()
-	g.polling = on
+	g.polling, g.place = on, 0
 	c.mu.Unlock()
 }
 
@@ -412,61 +418,63 @@ type blocker interface {
 	Do(ctx context.Context, args ...any) *redis.Cmd
 }
 
-// wakeBackoffFactor stretches the backoff bound while waiting on the
-// wake-up list: a release that finds callers queued hands the lock to one of
-// them, so the timeout only matters when a holder dies or a hand-off goes to
-// a waiter that died, and short timeouts would only add load.
+// wakeBackoffFactor stretches the backoff bound while waiting on a wake-up
+// list: a release that finds callers queued hands the lock to the first of
+// them and wakes it, so the timeout only matters when a holder dies or a
+// hand-off goes to a waiter that died, and short timeouts would only add
+// load. A queued caller asks again at least this often, which renews its
+// place.
 const wakeBackoffFactor = 16
 
+// waitBound is the longest a queued caller waits between two attempts.
+func (c *Client) waitBound() time.Duration {
+	return c.maxBackoff * wakeBackoffFactor
+}
+
+// queueHold is how long, in milliseconds, a caller keeps its place in the
+// queue after an attempt without asking again: twice the longest wait
+// between attempts and a second more for round trips on a busy machine.
+// A waiter that died leaves the queue that long after its last attempt.
+func (c *Client) queueHold() int64 {
+	return (2*c.waitBound() + time.Second).Milliseconds()
+}
+
 // wait returns after a backoff delay, or earlier when a release hands the
-// lock on or frees it: through Redis (BLPOP on the lock's wake-up list, to
-// which a release by any process pushes a ticket for the longest-blocked
-// waiter) or through a release by this Client, which hands its ticket over
-// in process. It returns the ticket, or 0 when it has none.
-func (c *Client) wait(ctx context.Context, g *gate, wakeKey string, attempt int, r obtainReply) (int64, error) {
+// lock over or frees it: through Redis (BLPOP on the caller's wake-up list,
+// to which whoever reserves the lock for its place pushes) or through a
+// release by this Client, which signals in process.
+func (c *Client) wait(ctx context.Context, g *gate, queueKey string, place int64, attempt int, r obtainReply) error {
 	// Release signals and stops counting as held here in one step under
 	// c.mu, so this sees either the signal or the holder.
 	c.mu.Lock()
-	t, woken := g.pending()
+	woken := g.pending()
 	until, heldHere := g.heldHereUntil()
 	c.mu.Unlock()
 	if woken {
-		return t, nil // a release here: try again at once
+		return nil // a release here: try again at once
 	}
 	if heldHere {
-		// The holder is in this process: its Release hands over directly,
-		// one round trip sooner than through Redis, and no goroutine of
-		// this Client but this poller can take the lock meanwhile. The
-		// timeout only matters if the holder lets its lock expire: then
-		// the lock is free just after its lease, not a backoff later.
-		t, err := c.sleep(ctx, g, time.Until(until)+time.Millisecond)
-		if t == 0 {
-			t, _ = g.pending() // handed over just as the sleep ended
-		}
-		return t, err
+		// The holder is in this process: its Release signals directly,
+		// one round trip sooner than through Redis. The timeout only
+		// matters if the holder lets its lock expire: then the lock is
+		// free just after its lease, not a backoff later; and the caller
+		// asks again within the wait bound to keep its place.
+		return c.sleep(ctx, g, min(time.Until(until)+time.Millisecond, c.waitBound()))
 	}
-	if b, ok := c.rdb.(blocker); ok {
+	if b, ok := c.rdb.(blocker); ok && place > 0 {
 		d := c.blockFor(r)
 		// BLPOP takes seconds with millisecond precision; round up so a
 		// short delay does not become 0, which would block forever.
 		ms := max(d.Milliseconds(), 1)
-		v, err := c.blpop(ctx, b, wakeKey, time.Duration(ms)*time.Millisecond)
+		wake := wakeKey(queueKey, place)
+		err := c.blpop(ctx, g, b, wake, time.Duration(ms)*time.Millisecond)
 		switch {
-		case err == nil:
-			var t int64
-			if len(v) == 2 {
-				if s, ok := v[1].(string); ok {
-					t, _ = strconv.ParseInt(s, 10, 64)
-				}
-			}
-			return t, nil
-		case err == redis.Nil:
-			t, _ := g.pending()
-			return t, nil
+		case err == nil || err == redis.Nil:
+			return nil
 		case ctx.Err() != nil:
-			return 0, ctx.Err()
+			return ctx.Err()
 		case redis.HasErrorPrefix(err, "WRONGTYPE"):
-			return 0, fmt.Errorf("%w: wake-up key %q", ErrWrongType, wakeKey)
+			return fmt.Errorf("%w: wake-up key %q", ErrWrongType, wake)
 		default:
 			// The wait is an optimisation: on a failure fall back to
 			// sleeping, and let the next attempt report a real problem.
@@ -478,106 +486,109 @@ func (c *Client) wait(ctx context.Context, g *gate, wakeKey string, attempt int,
 // blpopLate is how long after its timeout a BLPOP is given up locally.
 const blpopLate = 2 * time.Millisecond
 
-// blpop runs BLPOP on the wake-up list for d and returns when it answers,
-// when ctx ends or shortly after d, whichever is first: go-redis bounds a
+// blpop runs BLPOP on a wake-up list for d and returns when it answers,
+// when a release by this Client signals g (the lock may have been reserved
+// for the caller's place and handed over in process), when ctx ends or
+// shortly after d, whichever is first: go-redis bounds a
 // blocking command by its timeout, not by the context (cancel took up to
 // the whole BLPOP, ~0.5s), and an idle Redis notices a blocked client's
 // timeout only at its next cron tick (every 100ms at the default hz), so a
-// waiter took over a lock that expired ~100ms late. A ticket that arrives
-// for a caller that has left goes back on the list for the next waiter, so
-// the hand-off is not lost with it. Giving up after d counts as a timeout
-// (redis.Nil).
-func (c *Client) blpop(ctx context.Context, b blocker, wakeKey string, d time.Duration) ([]any, error) {
-	type result struct {
-		v   []any
-		err error
-	}
-	ch := make(chan result, 1)
+// waiter took over a lock that expired ~100ms late. Giving up after d
+// counts as a timeout (redis.Nil). A wake-up that arrives after the caller
+// left is lost with its list, which expires: the reservation it announced
+// lapses after the hand-off window (see Options.HandoffWindow).
+func (c *Client) blpop(ctx context.Context, g *gate, b blocker, wake string, d time.Duration) error {
+	ch := make(chan error, 1)
 	go func() {
 		timeout := strconv.FormatFloat(d.Seconds(), 'f', 3, 64)
-		v, err := b.Do(ctx, "BLPOP", wakeKey, timeout).Slice()
-		ch <- result{v, err}
+		ch <- b.Do(ctx, "BLPOP", wake, timeout).Err()
 	}()
 	late := time.NewTimer(d + blpopLate)
 	defer late.Stop()
-	var err error = redis.Nil
 	select {
-	case r := <-ch:
-		return r.v, r.err
+	case err := <-ch:
+		return err
 	case <-late.C:
+		return redis.Nil
+	case <-g.wake:
+		return nil
 	case <-ctx.Done():
-		err = ctx.Err()
+		return ctx.Err()
 	}
-	go func() {
-		r := <-ch
-		if r.err != nil || len(r.v) != 2 {
-			return
-		}
-		if ticket, ok := r.v[1].(string); ok {
-			c.returnTicket(wakeKey, ticket)
-		}
-	}()
-	return nil, err
 }
 
-// returnTicket puts a ticket back on the wake-up list as release.lua left
-// it: the only element, gone with the hand-off window.
-func (c *Client) returnTicket(wakeKey, ticket string) {
-	p, ok := c.rdb.(interface {
+// wakeQueued pushes to the wake-up list of the caller queued at place, for
+// which a release or an attempt reserved the lock (place 0: none). The list
+// expires with the reservation. The push is sent even when ctx has ended:
+// the reservation is made, and without it the waiter would notice only at
+// its next attempt.
+func (c *Client) wakeQueued(ctx context.Context, queueKey string, place int64) {
+	if place <= 0 {
+		return
+	}
+	wake := wakeKey(queueKey, place)
+	window, _ := c.handoffArg.(int64)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+	defer cancel()
+	switch p := c.rdb.(type) {
+	case interface {
 		TxPipelined(context.Context, func(redis.Pipeliner) error) ([]redis.Cmder, error)
-	})
+	}:
+		p.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
+			pipe.RPush(ctx, wake, 1)
+			pipe.PExpire(ctx, wake, time.Duration(window)*time.Millisecond)
+			return nil
+		})
+	case blocker:
+		if p.Do(ctx, "RPUSH", wake, 1).Err() == nil {
+			p.Do(ctx, "PEXPIRE", wake, window)
+		}
+	}
+}
+
+// leaveQueue takes the caller queued at place out of the lock's queue.
+// Should a release have reserved the lock for it meanwhile, the
+// reservation lapses after the hand-off window.
+func (c *Client) leaveQueue(queueKey string, place int64) {
+	b, ok := c.rdb.(blocker)
 	if !ok {
 		return
 	}
-	window, _ := c.handoffArg.(int64)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	p.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
-		pipe.LPush(ctx, wakeKey, ticket)
-		pipe.LTrim(ctx, wakeKey, 0, 0)
-		pipe.PExpire(ctx, wakeKey, time.Duration(window)*time.Millisecond)
-		return nil
-	})
+	p := strconv.FormatInt(place, 10)
+	b.Do(ctx, "ZREMRANGEBYSCORE", queueKey, p, p)
 }
 
-// blockFor returns how long to block on the wake-up list. While another
-// waiter's reservation lasts and nobody else is queued, until it ends: if
-// that waiter died, the lock is free then, and the caller is next anyway.
-// Otherwise until the holder's lease ends, at most
-// MaxBackoff·wakeBackoffFactor: the release hands the lock over before,
-// unless the holder died or the queue count was lost with an expired lock.
-// A caller queued behind others must not time out with the reservation:
-// BLPOP serves blocked clients in the order they blocked, so asking again
-// would put it behind everyone who queued meanwhile; if the claimant died,
-// those ahead of it wait out their own bound too.
-// The delay is drawn from its upper half so that waiters that lost their
-// wake-up do not all retry at once, while those queued early keep their
-// place in Redis's queue of blocked clients.
+// blockFor returns how long to block on the wake-up list: while the lock
+// is reserved for another caller, until the reservation ends (if that
+// caller died, this one asks again then, and takes the lock or reserves
+// it for the next caller in the queue); otherwise until the holder's
+// lease ends, at most the wait bound: the release wakes the caller before,
+// unless the holder died. The delay is drawn from the upper half of the
+// bound so that waiters do not all ask again at once.
 func (c *Client) blockFor(r obtainReply) time.Duration {
-	// Counted in waiters while reserved: the claimant and this caller.
-	if r.reserved && r.holderTTL >= 0 && r.waiters <= 2 {
-		return r.holderTTL + time.Millisecond
+	bound := c.waitBound()
+	if r.reserved && r.holderTTL >= 0 {
+		return min(r.holderTTL+time.Millisecond, bound)
 	}
-	bound := c.maxBackoff * wakeBackoffFactor
-	// A reservation's TTL is the window, not the next holder's lease.
-	if !r.reserved && r.holderTTL >= 0 && r.holderTTL+time.Millisecond < bound {
+	if r.holderTTL >= 0 && r.holderTTL+time.Millisecond < bound {
 		bound = r.holderTTL + time.Millisecond
 	}
 	return bound/2 + mrand.N(bound/2+1)
 }
 
-// sleep waits for d, a release by this Client, or the end of ctx. It returns
-// the ticket the release handed over, if any.
-func (c *Client) sleep(ctx context.Context, g *gate, d time.Duration) (int64, error) {
+// sleep waits for d, a release by this Client, or the end of ctx.
+func (c *Client) sleep(ctx context.Context, g *gate, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-t.C:
-		return 0, nil
-	case ticket := <-g.wake:
-		return ticket, nil
+		return nil
+	case <-g.wake:
+		return nil
 	case <-ctx.Done():
-		return 0, ctx.Err()
+		return ctx.Err()
 	}
 }
 
@@ -618,14 +629,12 @@ func (c *Client) backoff(attempt int, holderTTL, maxDelay time.Duration) time.Du
 	return mrand.N(bound) + 1
 }
 
-// attempt makes one script call with the caller's place in the queue and
-// the ticket it was woken with (0: none); it returns the lock, or the reply
-// that says who holds it.
-func (c *Client) attempt(ctx context.Context, req *obtainRequest, queued string, ticket int64) (*Lock, obtainReply, error) {
-	if queued != req.queued {
-		req.queued, req.args[len(req.args)-2] = queued, queued
+// attempt makes one script call with the caller's place in the queue; it
+// returns the lock, or the reply that says who holds it.
+func (c *Client) attempt(ctx context.Context, req *obtainRequest, place string) (*Lock, obtainReply, error) {
+	if place != req.place {
+		req.place, req.args[len(req.args)-3] = place, place
 	}
-	req.args[len(req.args)-1] = ticket
 	start := time.Now()
 	reply, err := c.runBatchedCall(ctx, &batchCall{
 		Call:      Call{Script: req.script, Keys: req.keys, Args: req.args},
@@ -647,7 +656,7 @@ func (c *Client) attempt(ctx context.Context, req *obtainRequest, queued string,
 		c:        c,
 		key:      req.key,
 		fenceKey: req.fenceKey,
-		wakeKey:  req.wakeKey,
+		queueKey: req.queueKey,
 		keys:     req.lockKeys,
 		token:    req.token,
 		tokenArg: req.args[0],
@@ -670,7 +679,11 @@ func (c *Client) releaseAbandoned(req *obtainRequest, reply any, err error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), req.ttl)
 	defer cancel()
-	c.runBatched(ctx, releaseScript, req.lockKeys, req.token, c.handoffArg, "0")
+	if reply, err := c.runBatched(ctx, releaseScript, req.lockKeys, req.token, c.handoffArg); err == nil {
+		if _, _, place, err := parseReleaseReply(reply); err == nil {
+			c.wakeQueued(ctx, req.queueKey, place)
+		}
+	}
 }
 
 // Refresh extends the lock's lease to at least ttl from now; it never
@@ -750,25 +763,18 @@ func (l *Lock) Release(ctx context.Context) error {
 	if stop != nil {
 		stop()
 	}
-	// A poller of this Client that waits for this release gets the ticket
-	// in process, one round trip sooner than through the wake-up list.
-	local := l.c.localPoller(l.key) != nil
-	handOver := "0"
-	if local {
-		handOver = "1"
-	}
 	keys, token := l.keys, l.tokenArg
 	if keys == nil {
-		keys = []string{l.key, l.fenceKey, l.wakeKey}
+		keys = []string{l.key, l.fenceKey, l.queueKey}
 	}
 	if token == nil {
 		token = l.token
 	}
-	reply, err := l.c.runBatched(ctx, releaseScript, keys, token, l.c.handoffArg, handOver)
+	reply, err := l.c.runBatched(ctx, releaseScript, keys, token, l.c.handoffArg)
 	if err != nil {
 		return fmt.Errorf("releasing %q: %w", l.key, err)
 	}
-	n, ticket, err := parseReleaseReply(reply)
+	n, _, place, err := parseReleaseReply(reply)
 	if err != nil {
 		return fmt.Errorf("releasing %q: %w", l.key, err)
 	}
@@ -778,16 +784,19 @@ func (l *Lock) Release(ctx context.Context) error {
 	if l.lease != nil {
 		l.c.leaveLease(l.key, l.token, l.lease)
 	}
-	if !local {
-		ticket = 0 // the ticket went to the wake-up list
+	// A poller of this Client for whose place the release reserved the
+	// lock gets it in process, one round trip sooner than through its
+	// wake-up list; any other waiter is woken through Redis.
+	if _, local := l.c.localPoller(l.key); place != local {
+		l.c.wakeQueued(ctx, l.queueKey, place)
 	}
 	if l.gate != nil {
-		// The poller sees the hand-over no later than the lock stops
-		// counting as held here, so it never waits through Redis for a
-		// ticket that is on its way in process.
+		// The poller sees the release no later than the lock stops
+		// counting as held here, so it never waits out a lease that is
+		// over.
 		l.c.mu.Lock()
 		if n <= 0 {
-			l.gate.notify(ticket)
+			l.gate.notify()
 		}
 		l.gate.held--
 		if l.gate.held == 0 {
@@ -796,7 +805,7 @@ func (l *Lock) Release(ctx context.Context) error {
 		l.c.mu.Unlock()
 		l.c.releaseGate(l.key, l.gate)
 	} else if n <= 0 {
-		l.c.notifyReleased(l.key, ticket)
+		l.c.notifyReleased(l.key)
 	}
 	if n < 0 {
 		return fmt.Errorf("%w: %q expired or has another owner", ErrLockLost, l.key)

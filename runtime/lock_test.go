@@ -112,7 +112,7 @@ func TestExpiryTakeover(t *testing.T) {
 		}
 		// Release marked the stale entry released, so test the Lua-side
 		// refusals once more on a handle that has not been released.
-		ghost := &Lock{c: New(rdb, nil), key: key, fenceKey: fencingKey(key), wakeKey: key + ":wake", token: stale.Token(), fence: stale.Fence(), ttl: time.Minute}
+		ghost := &Lock{c: New(rdb, nil), key: key, fenceKey: fencingKey(key), queueKey: WakeKey(key), token: stale.Token(), fence: stale.Fence(), ttl: time.Minute}
 		if err := ghost.Refresh(ctx, time.Minute); !errors.Is(err, ErrLockLost) {
 			t.Errorf("stale token refresh: %v, want ErrLockLost", err)
 		}
@@ -691,7 +691,8 @@ func TestObtainWaitsForRelease(t *testing.T) {
 
 // TestReleaseWakesWaiterOfAnotherClient gives the waiter a backoff of five
 // seconds: it can only get the lock soon after the release because the
-// release wakes it through Redis. The wake-up list then expires.
+// release wakes it through Redis. The queue and the wake-up list are gone
+// then.
 func TestReleaseWakesWaiterOfAnotherClient(t *testing.T) {
 	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
 		ctx := context.Background()
@@ -727,20 +728,20 @@ func TestReleaseWakesWaiterOfAnotherClient(t *testing.T) {
 			t.Fatalf("waiter got the lock %v after the release", d)
 		}
 		time.Sleep(1100 * time.Millisecond)
-		if n := rdb.Exists(ctx, key, key+":wake").Val(); n != 0 {
-			t.Fatalf("%d lock keys left besides the fencing counter", n)
+		if left := keysMatching(t, rdb, key+"*"); len(left) != 0 {
+			t.Fatalf("lock keys left besides the fencing counter: %v", left)
 		}
 	})
 }
 
-// TestWrongTypeWakeKey puts a string at the lock's wake-up list: the
-// waiter's wait reports ErrWrongType, and the holder's release, which must
-// wake it, refuses before deleting anything.
+// TestWrongTypeWakeKey puts a string at the lock's wake-up queue: the waiter's
+// attempt reports ErrWrongType, and the holder's release, which must hand
+// the lock to the queue's first caller, refuses before deleting anything.
 func TestWrongTypeWakeKey(t *testing.T) {
 	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
 		ctx := context.Background()
 		key := Key("wtw", tagged(t), "lock")
-		wake := key + ":wake"
+		wake := WakeKey(key)
 		t.Cleanup(func() { rdb.Del(ctx, key, wake) })
 		holder, err := New(rdb, nil).Obtain(ctx, key, time.Minute, nil)
 		if err != nil {

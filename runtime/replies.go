@@ -45,13 +45,13 @@ type obtainReply struct {
 	count     int64
 	lease     time.Duration // the lease left after the acquisition
 	holderTTL time.Duration
-	gen       int64 // the queue the caller is counted in, 0 when not queued
-	reserved  bool  // the lock is reserved for another waiter's ticket
-	waiters   int64 // callers queued for the lock, the caller included
+	place     int64 // the caller's place in the lock's queue, 0 when not queued
+	reserved  bool  // the lock is reserved for another queued caller
+	wake      int64 // the place of a caller the attempt reserved the lock for, to wake; 0 when none
 }
 
-// parseObtainReply reads {1, fence, count, pttl} or {0, pttl, gen,
-// reserved, waiters}.
+// parseObtainReply reads {1, fence, count, pttl} or {0, pttl, place,
+// reserved, wake}.
 func parseObtainReply(reply any) (obtainReply, error) {
 	var buf [5]int64
 	v, err := appendInts(buf[:0], reply, 4, 5)
@@ -66,27 +66,28 @@ func parseObtainReply(reply any) (obtainReply, error) {
 		if v[1] >= 0 && v[1] < int64(maxDuration/time.Millisecond) {
 			ttl = time.Duration(v[1]) * time.Millisecond
 		}
-		return obtainReply{holderTTL: ttl, gen: v[2], reserved: v[3] == 1, waiters: v[4]}, nil
+		return obtainReply{holderTTL: ttl, place: v[2], reserved: v[3] == 1, wake: v[4]}, nil
 	}
 	return obtainReply{}, fmt.Errorf("runtime: unexpected lock reply %v", reply)
 }
 
-// parseReleaseReply reads {count}, {0}, {0, ticket} or {-1}: the entries
-// still held (-1 when the token did not hold the lock) and the ticket of
-// the reservation the release made, or 0.
-func parseReleaseReply(reply any) (left, ticket int64, err error) {
-	var buf [2]int64
-	v, err := appendInts(buf[:0], reply, 1, 2)
+// parseReleaseReply reads {count}, {0}, {0, fence, place} or {-1}: the
+// entries still held (-1 when the token did not hold the lock) and, when
+// the release reserved the lock for a queued caller, the reservation's
+// fencing token and that caller's place, else 0 and 0.
+func parseReleaseReply(reply any) (left, fence, place int64, err error) {
+	var buf [3]int64
+	v, err := appendInts(buf[:0], reply, 1, 3)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	switch {
 	case len(v) == 1 && v[0] >= -1:
-		return v[0], 0, nil
-	case len(v) == 2 && v[0] == 0 && v[1] > 0:
-		return 0, v[1], nil
+		return v[0], 0, 0, nil
+	case len(v) == 3 && v[0] == 0 && v[1] > 0 && v[2] > 0:
+		return 0, v[1], v[2], nil
 	}
-	return 0, 0, fmt.Errorf("runtime: unexpected release reply %v", reply)
+	return 0, 0, 0, fmt.Errorf("runtime: unexpected release reply %v", reply)
 }
 
 // parseRefreshReply reads {1, pttl} (renewed, with the lease left) or {0}

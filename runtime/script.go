@@ -79,17 +79,17 @@ func loadScript(name string) (string, error) {
 
 var (
 	obtainScript = mustScript("obtain", callForm{
-		keys: []string{"lock", "fencing counter"}, keyCheck: fencingCounterSecond,
-		args: []argKind{argText, argMillis, argQueue, argTicket}})
+		keys: []string{"lock", "fencing counter", "queue"}, keyCheck: lockKeysCheck,
+		args: []argKind{argText, argMillis, argQueue, argMillis, argMillis}})
 	releaseScript = mustScript("release", callForm{
-		keys: []string{"lock", "fencing counter", "wake-up list"}, keyCheck: releaseKeys,
-		args: []argKind{argText, argMillis, argFlag}})
+		keys: []string{"lock", "fencing counter", "queue"}, keyCheck: lockKeysCheck,
+		args: []argKind{argText, argMillis}})
 	refreshScript = mustScript("refresh", callForm{
 		keys: []string{"lock"},
 		args: []argKind{argText, argMillis}})
 	lockAndSetScript = mustScript("lock_and_set", callForm{
-		keys: []string{"lock", "fencing counter", "state"}, keyCheck: fencingCounterSecond,
-		args: []argKind{argText, argMillis, argField, argAny, argMillis, argQueue, argTicket}})
+		keys: []string{"lock", "fencing counter", "state", "queue"}, keyCheck: lockAndSetKeys,
+		args: []argKind{argText, argMillis, argField, argAny, argMillis, argQueue, argMillis, argMillis}})
 	setStateScript = mustScript("set_state", callForm{
 		keys: []string{"lock", "state"},
 		args: []argKind{argText, argPositive, argField, argAny, argMillis}})

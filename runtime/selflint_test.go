@@ -34,9 +34,9 @@ func TestSelfLint(t *testing.T) {
 		keys := map[string]int{
 			"decrement":    1,
 			"issue_once":   1,
-			"lock_and_set": 3,
+			"lock_and_set": 4,
 			"max_update":   2,
-			"obtain":       2,
+			"obtain":       3,
 			"refresh":      1,
 			"release":      3,
 			"set_state":    2,

@@ -49,9 +49,9 @@ func (c *Client) LockAndSet(ctx context.Context, key string, ttl time.Duration, 
 		var stateMS int64
 		if stateMS, err = w.check(key); err == nil {
 			req.script = lockAndSetScript
-			req.keys = []string{req.key, req.fenceKey, w.Key}
-			req.args = []any{req.token, req.ttlMS, w.Field, w.Value, stateMS, "-", 0}
-			req.queued = "-"
+			req.keys = []string{req.key, req.fenceKey, w.Key, req.queueKey}
+			req.args = []any{req.token, req.ttlMS, w.Field, w.Value, stateMS, "-", c.queueHold(), c.handoffArg}
+			req.place = "-"
 		}
 	}
 	if err != nil {
