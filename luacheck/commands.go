@@ -64,6 +64,9 @@ func (in *interp) command(line int, via string, args []value) value {
 	if in.wholeRead(call) {
 		// A loop over this reply runs once per item of the collection.
 		reply.src |= fromWholeRead
+	} else if callerRange(call) {
+		// A loop over it runs once per item the caller asks for.
+		reply.src |= fromCallerRange
 	}
 	in.keyArgs(call)
 	in.spreadKeys(call)
@@ -361,6 +364,25 @@ func (in *interp) wholeRead(c commandCall) bool {
 			in.reportCall(c, RuleWholeRead, "%s - + without COUNT reads the whole stream: its cost grows with the data (add COUNT)", name)
 			return true
 		}
+	}
+	return false
+}
+
+// callerRange: a range read by index whose stop is a number the caller
+// passes as is ("ZRANGE k first last" with last = tonumber(ARGV[4])): the
+// request decides how many members the reply holds, up to the whole
+// collection (a stop of -1 reads to the end, and math.min(last, first +
+// 99) lets it through). A LIMIT count the caller sets is a page size, as
+// a fixed one is, and is not taken for this.
+func callerRange(c commandCall) bool {
+	switch c.cmd.Name {
+	case "LRANGE", "ZRANGE", "ZREVRANGE":
+		for _, by := range []string{"BYSCORE", "BYLEX"} {
+			if found, maybe := c.hasArg(by); found || maybe {
+				return false
+			}
+		}
+		return len(c.args) >= 4 && c.args[3].callerNumber()
 	}
 	return false
 }

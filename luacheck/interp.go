@@ -1057,7 +1057,7 @@ func (in *interp) call(e *ast.FuncCallExpr) []value {
 		return []value{{kind: kUnknown, src: t.src, cmd: t.cmd, at: t.at, spread: true}}
 	case "tonumber":
 		v := arg(0)
-		out := value{kind: kNumber, src: v.src, cmd: v.cmd, at: v.at, maybeNil: v.maybeNil, clamped: v.clamped, size: v.size}
+		out := value{kind: kNumber, src: v.src, cmd: v.cmd, at: v.at, maybeNil: v.maybeNil, clamped: v.clamped, size: v.size, caller: v.callerNumber()}
 		if s, ok := v.literalText(); ok {
 			out.key, out.hasKey = slot.Literal(s), true
 		}
@@ -1077,6 +1077,8 @@ func (in *interp) call(e *ast.FuncCallExpr) []value {
 		for _, a := range args {
 			out.src |= a.src
 			out.clamped = out.clamped || a.clamped
+			// A range stop of -1 (to the end) is the smaller.
+			out.caller = out.caller || a.callerNumber()
 		}
 		return []value{out}
 	case "math.max", "math.floor", "math.ceil", "math.abs":

@@ -184,10 +184,10 @@ func (in *interp) genericFor(s *ast.GenericForStmt) {
 		// A list the caller packed into ARGV (cjson.decode(ARGV[1])) is
 		// the request's own arguments, like ipairs(ARGV).
 		bound = value{src: fromArgsList}
-	case iterated.src&(fromDecoded|fromWholeRead) != 0:
-		bound = value{src: iterated.src & (fromDecoded | fromWholeRead), cmd: iterated.cmd}
+	case iterated.src&(fromDecoded|fromWholeRead|fromCallerRange) != 0:
+		bound = value{src: iterated.src & (fromDecoded | fromWholeRead | fromCallerRange), cmd: iterated.cmd}
 	}
-	if !loop.work && bound.src&^(fromDecoded|fromWholeRead|fromReply) == 0 {
+	if !loop.work && bound.src&^(fromDecoded|fromWholeRead|fromReply|fromCallerRange) == 0 {
 		// Lua work per item of a value already read: the read is the cost.
 		return
 	}
@@ -249,7 +249,7 @@ func (in *interp) boundOf(cond ast.Expr) value {
 }
 
 func (in *interp) reportBound(s ast.Stmt, keyword string, bound value, loop *loopCtx) {
-	mask := fromArgv | fromReply | fromDecoded | fromWholeRead
+	mask := fromArgv | fromReply | fromDecoded | fromWholeRead | fromCallerRange
 	if in.c.opts.ArgLoops {
 		mask |= fromKeysLen | fromArgvLen | fromArgsList
 	}
@@ -268,6 +268,17 @@ func (in *interp) reportBound(s ast.Stmt, keyword string, bound value, loop *loo
 			what = "a " + bound.cmd + " reply"
 		}
 		in.reportLoop(s, keyword, RuleInputBound, "%s loop is bounded by the size of %s that holds the whole collection: the data decides how long the script blocks the server (read a page with LIMIT/COUNT or break at a fixed maximum)", keyword, what)
+		return
+	}
+	if src&fromCallerRange != 0 && src&(fromArgv|fromDecoded) == 0 {
+		if !loop.work {
+			return // Lua work per item of a reply already read
+		}
+		what := "a reply"
+		if bound.cmd != "" {
+			what = "a " + bound.cmd + " reply"
+		}
+		in.reportLoop(s, keyword, RuleInputBound, "%s loop is bounded by the size of %s whose range stop the caller passes in ARGV as is: the caller decides how long the script blocks the server, up to the whole collection with a stop of -1 (replace a negative stop, or one past start plus a fixed page size, with start plus that size: math.min lets -1 through)", keyword, what)
 		return
 	}
 	in.reportLoop(s, keyword, RuleInputBound, "%s loop is bounded by %s with no clamp: the caller or the data decides how long the script blocks the server (clamp it with math.min or break at a fixed maximum)", keyword, src.describe())

@@ -300,3 +300,70 @@ func TestRedisLimitCountAll(t *testing.T) {
 		c.Del(ctx, lex, scores)
 	}
 }
+
+// TestRedisCallerRange: a range read by index whose start and stop the
+// caller passes reads as many members as the caller asks, every member
+// with a stop of -1, so a loop over it runs a command per member of the
+// whole collection (LUA102 at the loop); clamped, it reads a page.
+func TestRedisCallerRange(t *testing.T) {
+	c := redistest.Standalone(t)
+	p := "{" + redistest.Prefix(t) + "}"
+	set, list, due := p+"nodes", p+"ids", p+"due"
+	cleanup(t, set, list, due)
+	ctx := context.Background()
+	if got := findingsOf(t, "LUA102/bad_caller_range.lua", Options{}); strings.Join(got, " ") != "LUA102 LUA202 LUA102 LUA202 LUA102" {
+		t.Fatalf("checker: %v", got)
+	}
+	if got := findingsOf(t, "LUA102/good_caller_range_clamped.lua", Options{}); len(got) != 0 {
+		t.Fatalf("checker, clamped: %v", got)
+	}
+	for _, n := range []int{20, 2000} {
+		members := make([]redis.Z, n)
+		ids := make([]any, n)
+		for i := range members {
+			members[i] = redis.Z{Score: float64(i), Member: fmt.Sprintf("node%05d", i)}
+			ids[i] = fmt.Sprintf("job%05d", i)
+		}
+		if err := c.ZAdd(ctx, set, members...).Err(); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.RPush(ctx, list, ids...).Err(); err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			first, last string
+			want, page  int
+		}{{"0", "-1", n, n}, {"0", "9", 10, 10}, {"5", "-1", n - 5, n - 5}, {"0", "500", min(n, 501), min(n, 100)}} {
+			rows, err := c.Eval(ctx, caseSource(t, "LUA102/bad_caller_range.lua"), []string{set, list, due}, tc.first, tc.last).Slice()
+			if err != nil {
+				t.Fatal(err)
+			}
+			// One row per member read, then the passes of the while
+			// loop and of the loop over math.min's page.
+			if len(rows) != tc.want+2 || rows[len(rows)-2] != int64(tc.want) {
+				t.Errorf("%d members, range %s..%s: %d rows, %v passes, want %d", n, tc.first, tc.last, len(rows)-2, rows[len(rows)-2], tc.want)
+			}
+			// math.min(last, first + 99) caps a large stop, and lets a
+			// stop of -1 read to the end.
+			if rows[len(rows)-1] != int64(tc.page) {
+				t.Errorf("%d members, range %s..%s: math.min's page ran %v passes, want %d", n, tc.first, tc.last, rows[len(rows)-1], tc.page)
+			}
+		}
+		if err := c.ZAdd(ctx, due, members...).Err(); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := c.Eval(ctx, caseSource(t, "LUA102/good_caller_range_clamped.lua"), []string{set, due}, 0, -1, "+inf", 10).Slice()
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The clamped read gives the first 100 members at most, and the
+		// page of the LIMIT count removes 10.
+		if want := min(n, 100); len(rows) != want+1 {
+			t.Errorf("%d members, clamped: %d rows, want %d", n, len(rows)-1, want)
+		}
+		if left := c.ZCard(ctx, due).Val(); left != int64(n-10) {
+			t.Errorf("%d members: the LIMIT page removed %d", n, int64(n)-left)
+		}
+		c.Del(ctx, set, list, due)
+	}
+}

@@ -39,6 +39,7 @@ const (
 	fromKeysText                       // decoded from the text of a KEYS element: the request's own data
 	fromArgsList                       // the length of a list decoded from ARGV or a KEYS element, or an index over it
 	fromLiteralText                    // decoded from a literal string of the script: constant data
+	fromCallerRange                    // a reply whose size the caller sets: a range stop passed in ARGV
 )
 
 func (s source) describe() string {
@@ -60,6 +61,9 @@ func (s source) describe() string {
 	}
 	if s&fromDecoded != 0 {
 		parts = append(parts, "decoded data")
+	}
+	if s&fromCallerRange != 0 {
+		parts = append(parts, "the size of a range the caller passes in ARGV")
 	}
 	return strings.Join(parts, " and ")
 }
@@ -96,6 +100,11 @@ type value struct {
 	// something ("zcount - keep"). A range stop computed so reads all but
 	// a few members; a start, only the last few.
 	size bool
+	// caller: the number the caller passes, as is (tonumber(ARGV[n])), on
+	// every path, or the smaller of it and something else (math.min lets
+	// a stop of -1 through): as a range stop, the request decides how many
+	// members the reply holds.
+	caller bool
 	// at is where the stored or decoded data the value holds was read
 	// (the command call or the decode, see placeOf): one reply used for
 	// several keys is one cause of LUA201. 0 when not known.
@@ -139,6 +148,19 @@ func (v value) isZero() bool {
 	return ok && v.kind == kNumber && t == "0"
 }
 
+// callerNumber: the value is a number the caller passes as is, ARGV[n]
+// itself or tonumber of it.
+func (v value) callerNumber() bool {
+	if v.caller {
+		return true
+	}
+	if v.kind != kString || !v.hasKey {
+		return false
+	}
+	parts := v.key.Parts()
+	return len(parts) == 1 && parts[0].Hole != nil && holeOrigin(parts[0].Hole.ID) == "ARGV"
+}
+
 // isMinusOne: the value is the literal number -1.
 func (v value) isMinusOne() bool {
 	t, ok := v.literalText()
@@ -160,6 +182,7 @@ func join(a, b value) value {
 			a.at = 0 // data read at two places
 		}
 		a.size = a.size && b.size
+		a.caller = a.caller && b.caller
 		return a
 	}
 	out := value{kind: kUnknown, src: a.src | b.src, maybeNil: a.maybeNil || b.maybeNil || a.kind == kNil || b.kind == kNil,
@@ -171,6 +194,7 @@ func join(a, b value) value {
 	out.clamped = a.clamped && b.clamped
 	out.minus = a.minus && b.minus
 	out.size = a.size && b.size
+	out.caller = a.caller && b.caller
 	return out
 }
 
