@@ -628,6 +628,12 @@ func (in *interp) expr(e ast.Expr) value {
 			if l.kind == r.kind && l.kind == kNumber {
 				out.kind = kNumber
 			}
+			if _, ok := r.literalText(); ok && r.kind == kNumber {
+				// "(ZCARD k or 0)": a size, or the size of nothing; the
+				// caller's stop, or a default one.
+				out.kind = kNumber
+				out.size, out.caller = l.size, l.callerNumber()
+			}
 			return out
 		}
 		return value{kind: kUnknown, src: l.src | r.src}

@@ -367,3 +367,34 @@ func TestRedisCallerRange(t *testing.T) {
 		c.Del(ctx, set, list, due)
 	}
 }
+
+// TestRedisSizeOrDefault: "(ZCARD k or 0)" is still the set's size, so a
+// range stop computed from it reads all but the kept members: the read
+// and the loop over it grow with the set.
+func TestRedisSizeOrDefault(t *testing.T) {
+	c := redistest.Standalone(t)
+	p := "{" + redistest.Prefix(t) + "}"
+	set, hash := p+"completed", p+"jobs"
+	cleanup(t, set, hash)
+	ctx := context.Background()
+	if got := findingsOf(t, "LUA103/bad_size_or_default.lua", Options{}); strings.Join(got, " ") != "LUA103 LUA102" {
+		t.Fatalf("checker: %v", got)
+	}
+	for _, n := range []int{20, 2000} {
+		members := make([]redis.Z, n)
+		for i := range members {
+			members[i] = redis.Z{Score: float64(i), Member: fmt.Sprintf("job%05d", i)}
+		}
+		if err := c.ZAdd(ctx, set, members...).Err(); err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.Eval(ctx, caseSource(t, "LUA103/bad_size_or_default.lua"), []string{set, hash}, 5).Int()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != n-5 {
+			t.Errorf("%d members, keep 5: the read took %d, want %d", n, got, n-5)
+		}
+		c.Del(ctx, set)
+	}
+}
