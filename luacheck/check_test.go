@@ -298,6 +298,14 @@ func TestColumns(t *testing.T) {
 		{"local a = redis.call('SMEMBERS', KEYS[1]) for _, x in ipairs(a) do redis.call('SREM', KEYS[2], x) end local n = 0 while n < #a do n = n + 1 redis.call('SREM', KEYS[2], a[n]) end for _, y in ipairs(a) do redis.call('SADD', KEYS[2], y) end", "1:22 LUA103, 1:43 LUA102, 1:115 LUA102, 1:179 LUA102"},
 		// The nil comparison after another ==.
 		{"local a = ARGV[1] == 'x' local v = redis.call('GET', KEYS[1]) if v == nil then return 1 end", "1:68 LUA303"},
+		// A global read after a field of the same name.
+		{"local t = {print = 1} return t.print .. print(1)", "1:41 LUA302"},
+		{"local t = {} t.os = 1 local x = t.os or os.time()", "1:41 LUA302"},
+		// The function keyword of the library write, not of the function
+		// before it.
+		{"local f = function() return 1 end function string.extend() return f() end", "1:35 LUA301"},
+		// The global assigned, not the parameter of the same name.
+		{"local g = function(counter) return counter end counter = g(1)", "1:48 LUA301"},
 	}
 	for _, c := range cases {
 		fs := Check([]byte(c.src), Options{})

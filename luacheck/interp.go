@@ -170,6 +170,12 @@ type interp struct {
 	// command name of the redis.call being evaluated is (zero: unknown).
 	pos     positions
 	namePos Position
+	// chunk is the script's tree; identPos, built from it on first use,
+	// has the columns of identifier nodes (identPosition); identAt is
+	// the identifier being read, for the finding a global read gives.
+	chunk    []ast.Stmt
+	identPos map[*ast.IdentExpr]Position
+	identAt  *ast.IdentExpr
 	// unreferenced are the bodies of local functions the file never
 	// names; namesElsewhere is above zero while one of them, or a
 	// fragment (fragments.go), is analysed: free names are then defined by
@@ -188,6 +194,7 @@ func newInterp(c *checker) *interp {
 func (in *interp) runChunk(chunk []ast.Stmt, closureWrites map[string]bool) {
 	in.budget = budgetPerNode * (len(in.c.toks.list) + 16)
 	in.pos = buildPositions(chunk, in.c.toks)
+	in.chunk = chunk
 	in.writtenInClosure = closureWrites
 	in.scope = &scope{decls: new(uint32)}
 	for name := range strings.SplitSeq(in.c.opts.Globals, ",") {
@@ -439,7 +446,7 @@ func (in *interp) assign(s *ast.AssignStmt) {
 				in.setVar(v, val)
 				continue
 			}
-			in.globalWrite(l.Value, s.Line(), false)
+			in.globalWrite(l, s.Line(), false)
 		case *ast.AttrGetExpr:
 			in.expr(l.Object)
 			in.expr(l.Key)
@@ -476,7 +483,7 @@ func (in *interp) funcDef(s *ast.FuncDefStmt) {
 			in.setVar(v, fv)
 			return
 		}
-		in.globalWrite(f.Value, s.Line(), true)
+		in.globalWrite(f, s.Line(), true)
 	case *ast.AttrGetExpr:
 		in.expr(f.Object)
 		if id, ok := f.Object.(*ast.IdentExpr); ok {
@@ -508,12 +515,12 @@ func (in *interp) libraryWrite(obj *ast.IdentExpr, member string, line int, isFu
 		return
 	}
 	what := "assignment to " + obj.Value + "." + member
-	anchor := obj.Value
+	anchor, keyword := obj.Value, ""
 	if isFunc {
 		what = "function " + obj.Value + "." + member
-		anchor = "function"
+		anchor, keyword = "function", "function"
 	}
-	in.c.reportAt(line, anchor, RuleGlobalWrite, "%s writes into the library table %s: Redis's sandbox makes library tables read-only (\"Attempt to modify a readonly table\"); use a local table or function", what, obj.Value)
+	in.reportAtName(obj, keyword, line, anchor, RuleGlobalWrite, "%s writes into the library table %s: Redis's sandbox makes library tables read-only (\"Attempt to modify a readonly table\"); use a local table or function", what, obj.Value)
 }
 
 func (in *interp) methodValue(fe *ast.FunctionExpr) value {
@@ -759,7 +766,10 @@ func (in *interp) ident(e *ast.IdentExpr) value {
 		}
 		return val
 	}
-	return in.global(e.Value, e.Line())
+	in.identAt = e
+	v := in.global(e.Value, e.Line())
+	in.identAt = nil
+	return v
 }
 
 // global is the value of a global name, reporting names the sandbox lacks.
@@ -792,9 +802,16 @@ func (in *interp) missingGlobal(name, shown string, line int) {
 	if in.namesElsewhere > 0 && !removedGlobals[name] {
 		return
 	}
+	at := in.identAt
 	report := func(anchor, msg string) {
+		pos := Position{Line: line, Column: in.c.toks.column(line, anchor)}
+		if at != nil && at.Value == name {
+			if p, ok := in.identPosition(at); ok {
+				pos = p
+			}
+		}
 		in.c.report(Finding{
-			Pos:     Position{Line: line, Column: in.c.toks.column(line, anchor)},
+			Pos:     pos,
 			Rule:    RuleMissingGlobal,
 			Message: msg,
 			global:  name,
@@ -818,14 +835,25 @@ func (in *interp) missingGlobal(name, shown string, line int) {
 	report(name, msg)
 }
 
-func (in *interp) globalWrite(name string, line int, isFunc bool) {
+func (in *interp) globalWrite(e *ast.IdentExpr, line int, isFunc bool) {
+	name := e.Value
 	what := "assignment to global variable " + name
-	anchor := name
+	anchor, keyword := name, ""
 	if isFunc {
 		what = "global function " + name
-		anchor = "function"
+		anchor, keyword = "function", "function"
 	}
-	in.c.reportAt(line, anchor, RuleGlobalWrite, "%s: Redis's sandbox refuses to create globals (\"Attempt to modify a readonly table\"); declare it local", what)
+	in.reportAtName(e, keyword, line, anchor, RuleGlobalWrite, "%s: Redis's sandbox refuses to create globals (\"Attempt to modify a readonly table\"); declare it local", what)
+}
+
+// reportAtName reports rule at the name e (or the keyword before it),
+// falling back to the first token spelled anchor on line.
+func (in *interp) reportAtName(e *ast.IdentExpr, keyword string, line int, anchor, rule, format string, args ...any) {
+	if p, ok := in.namePosition(e, keyword); ok {
+		in.c.reportCol(p.Line, p.Column, rule, format, args...)
+		return
+	}
+	in.c.reportAt(line, anchor, rule, format, args...)
 }
 
 func (in *interp) index(e *ast.AttrGetExpr) value {
@@ -833,7 +861,9 @@ func (in *interp) index(e *ast.AttrGetExpr) value {
 	if id, ok := e.Object.(*ast.IdentExpr); ok && in.scope.lookup(id.Value) == nil && !sandboxGlobals[id.Value] &&
 		!(id.Value == "arg" && in.frame.implicitArg) {
 		if k, ok := e.Key.(*ast.StringExpr); ok {
+			in.identAt = id
 			in.missingGlobal(id.Value, id.Value+"."+k.Value, e.Line())
+			in.identAt = nil
 			return unknown
 		}
 	}

@@ -175,3 +175,128 @@ func (in *interp) opPos(e ast.Expr, line int, op string) (int, int) {
 	}
 	return line, in.c.toks.column(line, op)
 }
+
+// identPosition is where an identifier node is: the k-th reference to a
+// name on a line is the k-th token of that name there that is a
+// reference (not a field name, a method name or a name a local, a for
+// loop or a parameter list declares). The pairing is built on first use,
+// for the few findings anchored at a name; a line whose references and
+// tokens do not pair one to one gives no position.
+func (in *interp) identPosition(e *ast.IdentExpr) (Position, bool) {
+	if in.identPos == nil {
+		in.identPos = buildIdentPositions(in.chunk, in.c.toks)
+	}
+	p, ok := in.identPos[e]
+	return p, ok
+}
+
+func buildIdentPositions(chunk []ast.Stmt, ts tokens) map[*ast.IdentExpr]Position {
+	nodes := map[strSlot][]*ast.IdentExpr{}
+	stack := make([]any, 0, 64)
+	for i := len(chunk) - 1; i >= 0; i-- {
+		stack = append(stack, chunk[i])
+	}
+	var buf []any
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch n := n.(type) {
+		case *ast.IdentExpr:
+			k := strSlot{n.Line(), n.Value}
+			nodes[k] = append(nodes[k], n)
+			continue
+		case *ast.RepeatStmt:
+			stack = append(stack, n.Condition)
+			for i := len(n.Stmts) - 1; i >= 0; i-- {
+				stack = append(stack, n.Stmts[i])
+			}
+			continue
+		case *ast.FuncCallExpr:
+			for i := len(n.Args) - 1; i >= 0; i-- {
+				stack = append(stack, n.Args[i])
+			}
+			if n.Func != nil {
+				stack = append(stack, n.Func)
+			}
+			if n.Receiver != nil {
+				stack = append(stack, n.Receiver)
+			}
+			continue
+		}
+		buf = children(n, buf[:0])
+		for i := len(buf) - 1; i >= 0; i-- {
+			stack = append(stack, buf[i])
+		}
+	}
+	toks := map[strSlot][]Position{}
+	l := ts.list
+	for i, t := range l {
+		if t.typ != tIdent || isFieldName(l, i, ts.src) || i > 0 && (l[i-1].typ == ':' || l[i-1].typ == tGoto || l[i-1].typ == tLabel) || isDeclName(l, i, ts.src) {
+			continue
+		}
+		k := strSlot{int(t.line), string(ts.src[t.start:t.end])}
+		if _, ok := nodes[k]; ok {
+			toks[k] = append(toks[k], Position{Line: int(t.line), Column: int(t.col)})
+		}
+	}
+	out := map[*ast.IdentExpr]Position{}
+	for k, ns := range nodes {
+		if ps := toks[k]; len(ps) == len(ns) {
+			for i, n := range ns {
+				out[n] = ps[i]
+			}
+		}
+	}
+	return out
+}
+
+// isDeclName: the name token at i is declared there, not referenced: in
+// "local a, b", "local function f", "for k, v" or a parameter list.
+func isDeclName(l []token, i int, src []byte) bool {
+	text := func(j int) string { return string(src[l[j].start:l[j].end]) }
+	j := i
+	for j >= 2 && l[j-1].typ == ',' && l[j-2].typ == tIdent {
+		j -= 2
+	}
+	p := j - 1
+	if p < 0 {
+		return false
+	}
+	switch {
+	case l[p].typ != tIdent && (text(p) == "local" || text(p) == "for"):
+		return true
+	case text(p) == "function" && p > 0 && text(p-1) == "local":
+		return true
+	case l[p].typ == '(':
+		// "function (a, b)", "function f(a)", "function t.x:m(a)".
+		q := p - 1
+		for q >= 2 && l[q].typ == tIdent && (l[q-1].typ == '.' || l[q-1].typ == ':') {
+			q -= 2
+		}
+		if q >= 0 && l[q].typ == tIdent {
+			q--
+		}
+		return q >= 0 && l[q].typ != tIdent && text(q) == "function"
+	}
+	return false
+}
+
+// namePosition is where a finding about the name e belongs: e itself, or
+// with keyword "function" the keyword before it ("function foo()",
+// "function table.x()"). ok is false when e cannot be placed.
+func (in *interp) namePosition(e *ast.IdentExpr, keyword string) (Position, bool) {
+	p, ok := in.identPosition(e)
+	if !ok || keyword == "" {
+		return p, ok
+	}
+	l := in.c.toks.list
+	for i, t := range l {
+		if int(t.line) == p.Line && int(t.col) == p.Column {
+			if i > 0 && string(in.c.toks.src[l[i-1].start:l[i-1].end]) == keyword {
+				return Position{Line: int(l[i-1].line), Column: int(l[i-1].col)}, true
+			}
+			break
+		}
+	}
+	return Position{}, false
+}
