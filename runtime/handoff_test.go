@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+	"github.com/slotlint/slotlint/internal/redistest"
 )
 
 // keysMatching lists the keys matching pattern on every server of rdb.
@@ -586,5 +587,56 @@ func TestQueueHeadThatLeft(t *testing.T) {
 				}
 			})
 		})
+	}
+}
+
+// TestQueuePlaceOfCallerThatLeftInFlight pauses the server while a waiting
+// Obtain's first attempt is on its way; the caller leaves at its deadline,
+// and the server, resumed, runs the attempt, which queues the caller. The
+// Client must take that place out of the queue again, long before it
+// would run out by itself (MaxBackoff of a second keeps it for 33 s), so
+// that no release reserves the lock for a caller that is gone.
+func TestQueuePlaceOfCallerThatLeftInFlight(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a private server and pauses it")
+	}
+	srv := redistest.StartServer(t)
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr, ContextTimeoutEnabled: true})
+	t.Cleanup(func() { rdb.Close() })
+	observer := srv.Client(t)
+	ctx := context.Background()
+	c := New(rdb, &Options{MaxBackoff: time.Second})
+	must(t, c.Preload(ctx))
+	key := Key("fleft", tagged(t), "lock")
+	holder, err := New(observer, nil).Obtain(ctx, key, time.Minute, nil)
+	must(t, err)
+
+	srv.Pause(t)
+	octx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	_, err = c.Obtain(octx, key, time.Second, nil)
+	cancel()
+	if !errors.Is(err, ErrNotObtained) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Obtain on a paused server: %v, want ErrNotObtained and context.DeadlineExceeded", err)
+	}
+	time.Sleep(200 * time.Millisecond) // the caller is gone well before the server runs the script
+	srv.Resume(t)
+
+	// The attempt ran (the fencing counter moved for the caller's place),
+	// and the place is gone again.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		fence, err := observer.Get(ctx, FencingKey(key)).Int64()
+		queued, err2 := observer.ZCard(ctx, WakeKey(key)).Result()
+		if err == nil && err2 == nil && fence > holder.Fence() && queued == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("fencing counter %d (holder's %d, %v), %d queued (%v): the place of the caller that left is still queued", fence, holder.Fence(), err, queued, err2)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	must(t, holder.Release(ctx))
+	if n := observer.Exists(ctx, key).Val(); n != 0 {
+		t.Fatal("the release reserved the lock for the caller that left")
 	}
 }

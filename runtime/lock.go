@@ -667,18 +667,30 @@ func (c *Client) attempt(ctx context.Context, req *obtainRequest, place string) 
 	}, obtainReply{}, nil
 }
 
-// releaseAbandoned releases an entry that an attempt took after its caller
-// had left (its context ended while the call was in flight): nobody else
-// knows of it, and the lock would otherwise stay taken for its whole TTL.
+// releaseAbandoned undoes what an attempt did after its caller had left
+// (its context ended while the call was in flight), which nobody else
+// knows of: it releases an entry the attempt took, which would otherwise
+// stay taken for its whole TTL; takes a place the attempt got out of the
+// queue, so that no release reserves the lock for a caller that is gone;
+// and wakes the caller the attempt reserved the lock for, which would
+// otherwise only notice at its next attempt, after the window.
 func (c *Client) releaseAbandoned(req *obtainRequest, reply any, err error) {
 	if err != nil {
 		return
 	}
-	if r, err := parseObtainReply(reply); err != nil || !r.acquired {
+	r, err := parseObtainReply(reply)
+	if err != nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), req.ttl)
 	defer cancel()
+	if !r.acquired {
+		c.wakeQueued(ctx, req.queueKey, r.wake)
+		if r.place > 0 {
+			c.leaveQueue(req.queueKey, r.place)
+		}
+		return
+	}
 	if reply, err := c.runBatched(ctx, releaseScript, req.lockKeys, req.token, c.handoffArg); err == nil {
 		if _, _, place, err := parseReleaseReply(reply); err == nil {
 			c.wakeQueued(ctx, req.queueKey, place)
