@@ -532,9 +532,11 @@ func (c *Client) wakeQueued(ctx context.Context, queueKey string, place int64) {
 	defer cancel()
 	switch p := c.rdb.(type) {
 	case interface {
-		TxPipelined(context.Context, func(redis.Pipeliner) error) ([]redis.Cmder, error)
+		Pipelined(context.Context, func(redis.Pipeliner) error) ([]redis.Cmder, error)
 	}:
-		p.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
+		// One round trip; no MULTI: the PEXPIRE only bounds how long a
+		// push that nobody pops stays.
+		p.Pipelined(ctx, func(pipe redis.Pipeliner) error {
 			pipe.RPush(ctx, wake, 1)
 			pipe.PExpire(ctx, wake, time.Duration(window)*time.Millisecond)
 			return nil
@@ -560,19 +562,21 @@ func (c *Client) leaveQueue(queueKey string, place int64) {
 	b.Do(ctx, "ZREMRANGEBYSCORE", queueKey, p, p)
 }
 
-// blockFor returns how long to block on the wake-up list: while the lock
-// is reserved for another caller, until the reservation ends (if that
-// caller died, this one asks again then, and takes the lock or reserves
-// it for the next caller in the queue); otherwise until the holder's
-// lease ends, at most the wait bound: the release wakes the caller before,
-// unless the holder died. The delay is drawn from the upper half of the
-// bound so that waiters do not all ask again at once.
+// blockFor returns how long to block on the wake-up list. While the lock
+// is reserved for the caller right ahead of this one, until the
+// reservation ends: if that caller died, this one asks again then, and
+// takes the lock (or reserves it for the next caller still waiting).
+// Otherwise until the holder's lease ends, at most the wait bound: the
+// release wakes the caller before, unless the holder died. (A
+// reservation's TTL is the window, not the next holder's lease.) The
+// delay is drawn from the upper half of the bound so that waiters do not
+// all ask again at once.
 func (c *Client) blockFor(r obtainReply) time.Duration {
 	bound := c.waitBound()
-	if r.reserved && r.holderTTL >= 0 {
+	if r.reserved && r.ahead <= 1 && r.holderTTL >= 0 {
 		return min(r.holderTTL+time.Millisecond, bound)
 	}
-	if r.holderTTL >= 0 && r.holderTTL+time.Millisecond < bound {
+	if !r.reserved && r.holderTTL >= 0 && r.holderTTL+time.Millisecond < bound {
 		bound = r.holderTTL + time.Millisecond
 	}
 	return bound/2 + mrand.N(bound/2+1)

@@ -48,25 +48,26 @@ type obtainReply struct {
 	place     int64 // the caller's place in the lock's queue, 0 when not queued
 	reserved  bool  // the lock is reserved for another queued caller
 	wake      int64 // the place of a caller the attempt reserved the lock for, to wake; 0 when none
+	ahead     int64 // callers queued ahead of the caller, the one the lock is reserved for included
 }
 
 // parseObtainReply reads {1, fence, count, pttl} or {0, pttl, place,
-// reserved, wake}.
+// reserved, wake, ahead}.
 func parseObtainReply(reply any) (obtainReply, error) {
-	var buf [5]int64
-	v, err := appendInts(buf[:0], reply, 4, 5)
+	var buf [6]int64
+	v, err := appendInts(buf[:0], reply, 4, 6)
 	if err != nil {
 		return obtainReply{}, err
 	}
 	switch {
 	case v[0] == 1 && len(v) == 4 && v[1] > 0 && v[2] > 0 && v[3] >= 0 && v[3] < int64(maxDuration/time.Millisecond):
 		return obtainReply{acquired: true, fence: v[1], count: v[2], lease: time.Duration(v[3]) * time.Millisecond}, nil
-	case v[0] == 0 && len(v) == 5 && v[2] >= 0 && (v[3] == 0 || v[3] == 1) && v[4] >= 0:
+	case v[0] == 0 && len(v) == 6 && v[2] >= 0 && (v[3] == 0 || v[3] == 1) && v[4] >= 0 && v[5] >= 0:
 		ttl := time.Duration(-1)
 		if v[1] >= 0 && v[1] < int64(maxDuration/time.Millisecond) {
 			ttl = time.Duration(v[1]) * time.Millisecond
 		}
-		return obtainReply{holderTTL: ttl, place: v[2], reserved: v[3] == 1, wake: v[4]}, nil
+		return obtainReply{holderTTL: ttl, place: v[2], reserved: v[3] == 1, wake: v[4], ahead: v[5]}, nil
 	}
 	return obtainReply{}, fmt.Errorf("runtime: unexpected lock reply %v", reply)
 }

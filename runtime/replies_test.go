@@ -15,13 +15,15 @@ func TestParseObtainReply(t *testing.T) {
 		{[]any{int64(1), int64(7), int64(2), int64(900)}, obtainReply{acquired: true, fence: 7, count: 2, lease: 900 * time.Millisecond}, true},
 		{[]any{int64(1), int64(7), int64(2)}, obtainReply{}, false},
 		{[]any{int64(1), int64(7), int64(2), int64(-1)}, obtainReply{}, false},
-		{[]any{int64(0), int64(1500), int64(3), int64(0), int64(4)}, obtainReply{holderTTL: 1500 * time.Millisecond, place: 3, wake: 4}, true},
-		{[]any{int64(0), int64(40), int64(0), int64(1), int64(0)}, obtainReply{holderTTL: 40 * time.Millisecond, reserved: true}, true},
-		{[]any{int64(0), int64(40), int64(0), int64(2), int64(0)}, obtainReply{}, false},
-		{[]any{int64(0), int64(40), int64(0), int64(1), int64(-1)}, obtainReply{}, false},
+		{[]any{int64(0), int64(1500), int64(3), int64(0), int64(4), int64(2)}, obtainReply{holderTTL: 1500 * time.Millisecond, place: 3, wake: 4, ahead: 2}, true},
+		{[]any{int64(0), int64(40), int64(0), int64(1), int64(0), int64(0)}, obtainReply{holderTTL: 40 * time.Millisecond, reserved: true}, true},
+		{[]any{int64(0), int64(40), int64(0), int64(2), int64(0), int64(0)}, obtainReply{}, false},
+		{[]any{int64(0), int64(40), int64(0), int64(1), int64(-1), int64(0)}, obtainReply{}, false},
+		{[]any{int64(0), int64(40), int64(0), int64(1), int64(0), int64(-1)}, obtainReply{}, false},
+		{[]any{int64(0), int64(40), int64(0), int64(1), int64(0)}, obtainReply{}, false},
 		{[]any{int64(0), int64(40), int64(0), int64(1)}, obtainReply{}, false},
 		{[]any{int64(0), int64(1500)}, obtainReply{}, false},
-		{[]any{int64(0), int64(-1), int64(0), int64(0), int64(0)}, obtainReply{holderTTL: -1}, true},
+		{[]any{int64(0), int64(-1), int64(0), int64(0), int64(0), int64(0)}, obtainReply{holderTTL: -1}, true},
 		{[]any{int64(1), int64(0), int64(1), int64(5)}, obtainReply{}, false},
 		{[]any{int64(1), int64(3)}, obtainReply{}, false},
 		{[]any{"1", int64(3), int64(1)}, obtainReply{}, false},
@@ -50,8 +52,8 @@ func FuzzParseObtainReply(f *testing.F) {
 		if r.acquired && (r.fence <= 0 || r.count <= 0 || r.lease < 0) {
 			t.Fatalf("acquired with fence %d count %d lease %v from %v", r.fence, r.count, r.lease, reply)
 		}
-		if !r.acquired && (r.place < 0 || r.wake < 0) {
-			t.Fatalf("place %d, wake %d from %v", r.place, r.wake, reply)
+		if !r.acquired && (r.place < 0 || r.wake < 0 || r.ahead < 0) {
+			t.Fatalf("place %d, wake %d, ahead %d from %v", r.place, r.wake, r.ahead, reply)
 		}
 		if !r.acquired && r.holderTTL != -1 && (r.holderTTL < 0 || r.holderTTL%time.Millisecond != 0) {
 			t.Fatalf("holder TTL %v from %v", r.holderTTL, reply)

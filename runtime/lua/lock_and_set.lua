@@ -18,7 +18,7 @@
 --
 -- Reply: {1, fence, count, pttl} when the caller holds the lock (pttl: the
 --        lease left, which a re-entry only ever extends) and the field was
---        written, {0, pttl, place, reserved, wake} when another owner
+--        written, {0, pttl, place, reserved, wake, ahead} when another owner
 --        holds the lock or it is reserved for another caller (as in
 --        obtain.lua; the state is not written).
 --- @include "prelude/fence"
@@ -41,7 +41,7 @@ if queueType ~= 'none' and queueType ~= 'zset' then
   return redis.error_reply('WRONGTYPE queue key holds a ' .. queueType)
 end
 
-local fence, count = acquire(lock, lockType, KEYS[2], queue, ARGV[1], ARGV[2], ARGV[6], ARGV[7], ARGV[8])
+local fence, count = acquire(lock, lockType, KEYS[2], queue, queueType, ARGV[1], ARGV[2], ARGV[6], ARGV[7], ARGV[8])
 if not fence then
   return count
 end

@@ -24,12 +24,13 @@
 --
 -- Reply: {1, fence, count, pttl} when the caller holds the lock, with the
 --        lease left (a re-entry only ever extends it: PEXPIRE GT),
---        {0, pttl, place, reserved, wake} when another owner holds it or
---        it is reserved for another caller (reserved = 1): pttl is the time
---        left, place the caller's place (0 when it does not wait), wake
---        the place of a caller this attempt reserved the lock for, whose
---        wake-up list (the queue key, ':', the place) the caller pushes
---        to, else 0.
+--        {0, pttl, place, reserved, wake, ahead} when another owner holds
+--        it or it is reserved for another caller (reserved = 1): pttl is
+--        the time left, place the caller's place (0 when it does not
+--        wait), wake the place of a caller this attempt reserved the lock
+--        for, whose wake-up list (the queue key, ':', the place) the
+--        caller pushes to, else 0, and ahead the number of callers queued
+--        ahead of the caller.
 -- The shebang makes Redis refuse the script up front when it is out of
 -- memory (OOM), as it refuses any write command, rather than fail it
 -- half-way. Types are checked before any write (the fencing counter by its
@@ -50,7 +51,7 @@ local queueType = redis.call('TYPE', queue)['ok']
 if queueType ~= 'none' and queueType ~= 'zset' then
   return redis.error_reply('WRONGTYPE queue key holds a ' .. queueType)
 end
-local fence, count, fresh = acquire(lock, lockType, KEYS[2], queue, ARGV[1], ttl, ARGV[3], ARGV[4], ARGV[5])
+local fence, count, fresh = acquire(lock, lockType, KEYS[2], queue, queueType, ARGV[1], ttl, ARGV[3], ARGV[4], ARGV[5])
 if not fence then
   return count
 end

@@ -48,7 +48,11 @@ if count > 1 then
   return {redis.call('HINCRBY', lock, 'count', -1)}
 end
 local queueType = redis.call('TYPE', queue)['ok']
-if queueType ~= 'none' and queueType ~= 'zset' then
+if queueType == 'none' then
+  redis.call('DEL', lock)
+  return {0}
+end
+if queueType ~= 'zset' then
   return redis.error_reply('WRONGTYPE queue key holds a ' .. queueType)
 end
 local head, gone = queueHead(queue, nowMillis())

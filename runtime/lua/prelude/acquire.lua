@@ -1,23 +1,36 @@
--- acquire(lock, lockType, counter, queue, token, ttl, place, hold, window)
--- takes the lock for token: a free lock (lockType 'none', from TYPE, which
--- the caller has checked is 'none' or 'hash', as it has checked that queue
--- is 'none' or 'zset', before any write) when nobody is queued ahead of the
--- caller, a re-entry with the owner's token, or the claim of the hand-off
--- reserved for the caller's place. counter is the fencing counter (see
--- nextFence, which must be included first, with the queue functions), ttl
--- the lease in milliseconds, place the caller's place in the queue: '-'
--- when it will not wait, '0' when it will and has none yet. hold is how
--- long, in milliseconds, the caller counts as waiting after this attempt,
--- window the hand-off window.
+-- acquire(lock, lockType, counter, queue, queueType, token, ttl, place,
+-- hold, window) takes the lock for token: a free lock (lockType 'none',
+-- from TYPE, which the caller has checked is 'none' or 'hash', as it has
+-- checked that queueType is 'none' or 'zset', before any write) when
+-- nobody is queued ahead of the caller, a re-entry with the owner's token,
+-- or the claim of the hand-off reserved for the caller's place. counter is
+-- the fencing counter (see nextFence, which must be included first, with
+-- the queue functions), ttl the lease in milliseconds, place the caller's
+-- place in the queue: '-' when it will not wait, '0' when it will and has
+-- none yet. hold is how long, in milliseconds, the caller counts as
+-- waiting after this attempt, window the hand-off window.
 --
 -- Returns fence, count, fresh when the caller holds the lock (fresh: the
 -- lock was free and now holds a lease of exactly ttl); else nil and the
--- reply to return: an error, or {0, pttl, place, reserved, wake} when
--- another owner holds the lock or it is reserved for another caller
+-- reply to return: an error, or {0, pttl, place, reserved, wake, ahead}
+-- when another owner holds the lock or it is reserved for another caller
 -- (reserved = 1), after queueing a caller that will wait; wake is the place
 -- of a caller the lock was reserved for by this very attempt (it found the
--- lock free with others queued ahead), which the caller must wake, else 0.
-local function acquire(lock, lockType, counter, queue, token, ttl, place, hold, window)
+-- lock free with others queued ahead), which the caller must wake, else 0;
+-- ahead the number of callers queued ahead of the caller (0 when it does
+-- not wait).
+local function acquire(lock, lockType, counter, queue, queueType, token, ttl, place, hold, window)
+  if lockType == 'none' and queueType == 'none' then
+    -- Free, and nobody waits: the common case, without the queue's reads.
+    -- The counter's INCR is the first write (see nextFence).
+    local n, failed = nextFence(counter)
+    if not n then
+      return nil, failed
+    end
+    redis.call('HSET', lock, 'owner', token, 'count', 1, 'fence', n)
+    redis.call('PEXPIRE', lock, ttl)
+    return n, 1, true
+  end
   local now = nowMillis()
   if lockType == 'hash' then
     local f = redis.call('HMGET', lock, 'owner', 'fence', 'place', 'claimant')
@@ -45,7 +58,11 @@ local function acquire(lock, lockType, counter, queue, token, ttl, place, hold, 
     if not mine then
       return nil, failed
     end
-    return nil, {0, redis.call('PTTL', lock), mine, owner and 0 or 1, 0}
+    local before = 0
+    if mine > 0 then
+      before = ahead(queue, mine)
+    end
+    return nil, {0, redis.call('PTTL', lock), mine, owner and 0 or 1, 0, before}
   end
 
   -- The lock is free: the first caller still queued may take it, and
@@ -81,5 +98,9 @@ local function acquire(lock, lockType, counter, queue, token, ttl, place, hold, 
   if not mine then
     return nil, failed
   end
-  return nil, {0, tonumber(window), mine, 1, tonumber(head.place)}
+  local before = 0
+  if mine > 0 then
+    before = ahead(queue, mine)
+  end
+  return nil, {0, tonumber(window), mine, 1, tonumber(head.place), before}
 end

@@ -24,24 +24,37 @@ end
 -- queueHead returns the first caller of queue still waiting at now (place,
 -- token, member) and the members ahead of it, which left: their time ran
 -- out, or the lock was reserved for them and they did not claim it. It
--- reads at most headScan members: when all of them left, the next one
--- counts as the head whether it left or not (a reservation for it then
--- lapses after the hand-off window, and the next look goes on from
+-- reads the queue a few members at a time (the head is nearly always the
+-- first), and at most headPages pages: when all of those left, the next
+-- member counts as the head whether it left or not (a reservation for it
+-- then lapses after the hand-off window, and the next look goes on from
 -- there), so one call's cost does not grow with the queue. It only reads;
 -- dropEntries removes what it found.
-local headScan = 64
+local headPage, headPages = 4, 16
 
 local function queueHead(queue, now)
   local gone = {}
-  local ms = redis.call('ZRANGE', queue, 0, headScan)
-  for i, m in ipairs(ms) do
-    local place, untilMs, token = parseEntry(m)
-    if place and (untilMs > now or i > headScan) then
-      return {place = place, token = token, member = m}, gone
+  for page = 0, headPages do
+    local from = page * headPage
+    local ms = redis.call('ZRANGE', queue, from, from + headPage - 1)
+    for _, m in ipairs(ms) do
+      local place, untilMs, token = parseEntry(m)
+      if place and (untilMs > now or page == headPages) then
+        return {place = place, token = token, member = m}, gone
+      end
+      gone[#gone + 1] = m
     end
-    gone[#gone + 1] = m
+    if #ms < headPage then
+      return nil, gone
+    end
   end
   return nil, gone
+end
+
+-- ahead returns how many callers are queued ahead of place (a number),
+-- the one the lock is reserved for included.
+local function ahead(queue, place)
+  return redis.call('ZCOUNT', queue, '-inf', '(' .. place)
 end
 
 local function dropEntries(queue, gone)
