@@ -1,22 +1,22 @@
 package groundtruth
 
 import (
-	"go/ast"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/slotlint/slotlint/analyzer"
 	"github.com/slotlint/slotlint/internal/redistest"
-	"github.com/slotlint/slotlint/internal/suitetest"
 )
 
 // clientModules hold the ground-truth cases of other clients, each in a
 // test module pinned to its client, so the main module does not depend on
 // them: their groundtruth package has labelled cases and a test that runs
 // them on the cluster (valkey-go's are rueidis's, renamed: valkeyModule).
+// That the analyzers report exactly each label is checked by the
+// analyzer's TestClients, on the load of the client module it makes for
+// the rules' cases.
 var clientModules = []string{"redigo", "goredisv8", "rueidis", "valkey"}
 
 func clientModule(t *testing.T, name string) string {
@@ -26,16 +26,6 @@ func clientModule(t *testing.T, name string) string {
 	}
 	return dir
 }
-
-// valkeyFromRueidis renames rueidis code to valkey-go's: valkey-go is
-// rueidis under another import path, with Redis in two names turned into
-// Valkey.
-var valkeyFromRueidis = strings.NewReplacer(
-	"github.com/redis/rueidis", "github.com/valkey-io/valkey-go",
-	"rueidis.RedisResult", "valkey.ValkeyResult",
-	"rueidis.IsRedisNil", "valkey.IsValkeyNil",
-	"rueidis", "valkey",
-)
 
 // valkeyModule is the valkey-go test module with its ground truth: the
 // rueidis cases and their cluster test, renamed, written into a copy of
@@ -65,7 +55,7 @@ func valkeyModule(t *testing.T, dir string) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		renamed := valkeyFromRueidis.Replace(string(data))
+		renamed := ValkeyFromRueidis.Replace(string(data))
 		if err := os.WriteFile(filepath.Join(out, "groundtruth", filepath.Base(f)), []byte(renamed), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -76,37 +66,6 @@ func valkeyModule(t *testing.T, dir string) string {
 // moduleEnv reads only the test module's own go.mod.
 func moduleEnv() []string {
 	return append(os.Environ(), "GOWORK=off", "GOFLAGS=")
-}
-
-// TestClientCasesMatchLabels: on each client's cases, the analyzers report
-// exactly each case's label.
-func TestClientCasesMatchLabels(t *testing.T) {
-	for _, mod := range clientModules {
-		t.Run(mod, func(t *testing.T) {
-			prog := suitetest.Load(t, suitetest.Config{Dir: clientModule(t, mod), Patterns: []string{"./groundtruth"}})
-			pkg := prog.Package(t, "./groundtruth", "")
-			label := map[string]string{}
-			for _, f := range pkg.Syntax {
-				for _, d := range f.Decls {
-					fd, ok := d.(*ast.FuncDecl)
-					if !ok || fd.Doc == nil {
-						continue
-					}
-					if l := strings.Fields(fd.Doc.Text())[0]; l == "clean" || slotRules[l] {
-						label[fd.Name.Name] = l
-					}
-				}
-			}
-			if len(label) < 10 {
-				t.Fatalf("only %d labelled cases", len(label))
-			}
-			res := suitetest.Run(t, prog, analyzer.Analyzers()...)
-			reported := slotFindings(res.ByFunc(pkg), func(name string) bool { return label[name] != "" })
-			for name, want := range label {
-				checkLabel(t, name, want, reported[name])
-			}
-		})
-	}
 }
 
 // TestClientCasesOnCluster runs each client module's cluster test against

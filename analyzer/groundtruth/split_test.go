@@ -62,7 +62,7 @@ func splitFindings(t *testing.T) map[string][]string {
 	out := map[string][]string{}
 	for name, fs := range res.ByFunc(test) {
 		for _, f := range fs {
-			if methods[name] && slotRules[f.Category] {
+			if methods[name] && SlotRules[f.Category] {
 				out[name] = append(out[name], f.Category+" "+f.Message)
 			}
 		}
