@@ -222,7 +222,7 @@ func TestEndToEndJSON(t *testing.T) {
 	dir := filepath.Join("..", "..", "testdata", "e2e")
 	// The run of TestEndToEndBoolFlags that prints JSON: -json spelled
 	// beside -sarif=false (TestBoolFlags parses -json alone).
-	code, stdout, stderr := runShared(t, dir, bin, "-sarif=false", "-json", "./app")
+	code, stdout, stderr := runShared(t, dir, bin, "-sarif=false", "-json", "./...")
 	if code != 0 {
 		t.Fatalf("slotlint -json: exit %d\n%s", code, stderr)
 	}

@@ -61,7 +61,9 @@ func TestBoolFlags(t *testing.T) {
 
 // TestEndToEndBoolFlags: through the binary, each output format that
 // TestBoolFlags picks is printed, in the spelling with both flags, and
-// contradictory or malformed values are usage errors.
+// contradictory or malformed values are usage errors. The runs are over
+// the whole module: the JSON and SARIF runs are those TestEndToEndJSON and
+// TestSARIFAnalyzer check in detail (runShared).
 func TestEndToEndBoolFlags(t *testing.T) {
 	bin := sharedBinary(t)
 	dir := filepath.Join("..", "..", "testdata", "e2e")
@@ -84,10 +86,9 @@ func TestEndToEndBoolFlags(t *testing.T) {
 			continue
 		}
 		ran[tt.format] = true
-		// The JSON run is TestEndToEndJSON's too.
-		code, stdout, stderr := runShared(t, dir, bin, append(slices.Clone(tt.flags), "./app")...)
+		code, stdout, stderr := runShared(t, dir, bin, append(slices.Clone(tt.flags), "./...")...)
 		if code != tt.code || !output[tt.format](stdout+stderr) {
-			t.Errorf("slotlint %s ./app: exit %d (want %d), output not %s:\nstdout:\n%s\nstderr:\n%s", strings.Join(tt.flags, " "), code, tt.code, tt.format, stdout, stderr)
+			t.Errorf("slotlint %s ./...: exit %d (want %d), output not %s:\nstdout:\n%s\nstderr:\n%s", strings.Join(tt.flags, " "), code, tt.code, tt.format, stdout, stderr)
 		}
 	}
 	if len(ran) != 3 {
