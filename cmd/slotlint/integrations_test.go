@@ -299,7 +299,16 @@ func shadowRepoIn(t *testing.T, dst string) {
 	}
 	git(t, dst, "init", "-q")
 	git(t, dst, "add", "-A")
-	git(t, dst, "commit", "-q", "-m", "working tree")
+	// A fixed date makes the commit a function of the tree: a build
+	// stamped with its revision and time (TestNewcomer's go install) is
+	// then the same build for the same tree, and the go command takes its
+	// link from the build cache.
+	commit := exec.Command("git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", "commit", "-q", "-m", "working tree")
+	commit.Dir = dst
+	commit.Env = append(os.Environ(), "GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z")
+	if out, err := commit.CombinedOutput(); err != nil {
+		t.Fatalf("git commit: %v\n%s", err, out)
+	}
 }
 
 func git(t *testing.T, dir string, args ...string) {

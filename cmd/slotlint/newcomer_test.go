@@ -17,8 +17,9 @@ import (
 // whole suite: neither is run here.)
 func TestNewcomer(t *testing.T) {
 	integration(t)
-	clone := filepath.Join(t.TempDir(), "slotlint")
-	git(t, filepath.Dir(clone), "clone", "-q", shadowRepo(t), clone)
+	shadow := shadowRepo(t)
+	clone := newcomerDir(t, shadow)
+	git(t, filepath.Dir(clone), "clone", "-q", shadow, clone)
 	out, err := exec.Command("git", "-C", clone, "rev-parse", "HEAD").Output()
 	if err != nil {
 		t.Fatal(err)
@@ -83,5 +84,64 @@ func TestNewcomer(t *testing.T) {
 	if code != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 ||
 		!strings.HasPrefix(stderr, `slotlint: -slotlint.disable names unknown rule "SL9999" (rules: SL1001,SL1002,`) || !strings.Contains(stderr, ",LUA201,") {
 		t.Errorf("slotlint -slotlint.disable=SL1104,SL9999 ./...: exit %d, want 2 and one line listing the rules\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+}
+
+// newcomerDir is where TestNewcomer clones the checkout: a directory named
+// by the committed tree's hash, removed when the test ends. The go command
+// keys each package it compiles outside the module cache by its directory,
+// so a clone at a new path compiled the whole module twice on every run
+// (go install, then go tool in examples/shop); at the same path, the same
+// tree takes both from the build cache on the next run. A directory already
+// there (a run of the same tree at the same time, or one that was killed)
+// gives way to a temporary one: slower, the same test.
+func newcomerDir(t *testing.T, repo string) string {
+	t.Helper()
+	out, err := exec.Command("git", "-C", repo, "rev-parse", "HEAD^{tree}").Output()
+	if err != nil {
+		t.Fatalf("git rev-parse HEAD^{tree}: %v", err)
+	}
+	tree := strings.TrimSpace(string(out))
+	parent := filepath.Join(os.TempDir(), "slotlint-newcomer-"+tree[:min(16, len(tree))])
+	if err := os.Mkdir(parent, 0o755); err != nil {
+		t.Logf("cloning into a temporary directory: %v", err)
+		return filepath.Join(t.TempDir(), "slotlint")
+	}
+	t.Cleanup(func() {
+		if err := os.RemoveAll(parent); err != nil {
+			t.Error(err)
+		}
+	})
+	return filepath.Join(parent, "slotlint")
+}
+
+// TestNewcomerDir: the clone's directory is named by the tree, a second
+// test of the same tree while the first holds it gets a directory of its
+// own, and the named one is gone when the test that made it ends.
+func TestNewcomerDir(t *testing.T) {
+	repo := t.TempDir()
+	if err := os.WriteFile(filepath.Join(repo, "f"), []byte(t.Name()+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(t, repo, "init", "-q")
+	git(t, repo, "add", "-A")
+	git(t, repo, "commit", "-q", "-m", "one file")
+	out, err := exec.Command("git", "-C", repo, "rev-parse", "HEAD^{tree}").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := filepath.Join(os.TempDir(), "slotlint-newcomer-"+string(out[:16]), "slotlint")
+	t.Run("first", func(t *testing.T) {
+		if got := newcomerDir(t, repo); got != named {
+			t.Fatalf("newcomerDir = %s, want %s", got, named)
+		}
+		t.Run("same tree meanwhile", func(t *testing.T) {
+			if got := newcomerDir(t, repo); got == named || !strings.HasSuffix(got, string(filepath.Separator)+"slotlint") {
+				t.Errorf("newcomerDir = %s, want a temporary directory's slotlint, not %s", got, named)
+			}
+		})
+	})
+	if _, err := os.Stat(filepath.Dir(named)); !os.IsNotExist(err) {
+		t.Errorf("%s after the test that made it: %v, want it removed", filepath.Dir(named), err)
 	}
 }
