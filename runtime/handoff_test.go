@@ -640,3 +640,60 @@ func TestQueuePlaceOfCallerThatLeftInFlight(t *testing.T) {
 		t.Fatal("the release reserved the lock for the caller that left")
 	}
 }
+
+// TestWakeUpPoppedByAbandonedBLPOP: a waiter that stops waiting on its
+// wake-up list before its BLPOP ends (a release by its own Client
+// signalled) leaves that BLPOP blocked on the server; a wake-up pushed
+// meanwhile is popped by it and must go back on the list, where the
+// waiter's next BLPOP finds it, rather than be lost until the reservation
+// it announced lapses.
+func TestWakeUpPoppedByAbandonedBLPOP(t *testing.T) {
+	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
+		ctx := context.Background()
+		name := fmt.Sprintf("abandoned-%d", time.Now().UnixNano())
+		conn := newNamedClient(t, rdb, name)
+		c := New(conn, nil)
+		wake := wakeKey(WakeKey(Key("abandoned", tagged(t), "lock")), 7)
+		g := &gate{wake: make(chan struct{}, 1)}
+		done := make(chan error, 1)
+		go func() { done <- c.blpop(ctx, g, conn, wake, 10*time.Second) }()
+		// The BLPOP is blocked on the server before the signal.
+		node := rdb
+		if cc, ok := rdb.(*redis.ClusterClient); ok {
+			m, err := cc.MasterForKey(ctx, wake)
+			must(t, err)
+			node = m
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for !blockedIn(node.ClientList(ctx).Val(), name) {
+			if time.Now().After(deadline) {
+				t.Fatal("the BLPOP never blocked")
+			}
+			time.Sleep(time.Millisecond)
+		}
+		g.notify()
+		if err := <-done; err != nil {
+			t.Fatalf("blpop after the signal: %v, want nil", err)
+		}
+		c.pushWake(ctx, wake)
+		v, err := rdb.BLPop(ctx, 5*time.Second, wake).Result()
+		if err != nil || len(v) != 2 {
+			t.Fatalf("the next BLPOP: %v, %v; the wake-up was lost with the abandoned BLPOP", v, err)
+		}
+	})
+}
+
+// blockedIn tells whether a client named name is blocked in BLPOP in a
+// CLIENT LIST reply.
+func blockedIn(list, name string) bool {
+	for line := range strings.Lines(list) {
+		fields := strings.Fields(line)
+		if slices.Contains(fields, "name="+name) && slices.Contains(fields, "cmd=blpop") && slices.ContainsFunc(fields, func(f string) bool {
+			flags, ok := strings.CutPrefix(f, "flags=")
+			return ok && strings.Contains(flags, "b")
+		}) {
+			return true
+		}
+	}
+	return false
+}

@@ -494,9 +494,9 @@ const blpopLate = 2 * time.Millisecond
 // the whole BLPOP, ~0.5s), and an idle Redis notices a blocked client's
 // timeout only at its next cron tick (every 100ms at the default hz), so a
 // waiter took over a lock that expired ~100ms late. Giving up after d
-// counts as a timeout (redis.Nil). A wake-up that arrives after the caller
-// left is lost with its list, which expires: the reservation it announced
-// lapses after the hand-off window (see Options.HandoffWindow).
+// counts as a timeout (redis.Nil). The BLPOP it gave up still runs: a
+// wake-up it pops later goes back on the list, for the caller's next
+// BLPOP (or to expire with the list when the caller has left).
 func (c *Client) blpop(ctx context.Context, g *gate, b blocker, wake string, d time.Duration) error {
 	ch := make(chan error, 1)
 	go func() {
@@ -505,16 +505,22 @@ func (c *Client) blpop(ctx context.Context, g *gate, b blocker, wake string, d t
 	}()
 	late := time.NewTimer(d + blpopLate)
 	defer late.Stop()
+	var err error
 	select {
 	case err := <-ch:
 		return err
 	case <-late.C:
-		return redis.Nil
+		err = redis.Nil
 	case <-g.wake:
-		return nil
 	case <-ctx.Done():
-		return ctx.Err()
+		err = ctx.Err()
 	}
+	go func() {
+		if <-ch == nil {
+			c.pushWake(ctx, wake)
+		}
+	}()
+	return err
 }
 
 // wakeQueued pushes to the wake-up list of the caller queued at place, for
@@ -526,7 +532,12 @@ func (c *Client) wakeQueued(ctx context.Context, queueKey string, place int64) {
 	if place <= 0 {
 		return
 	}
-	wake := wakeKey(queueKey, place)
+	c.pushWake(ctx, wakeKey(queueKey, place))
+}
+
+// pushWake pushes to the wake-up list wake, which expires after the
+// hand-off window.
+func (c *Client) pushWake(ctx context.Context, wake string) {
 	window, _ := c.handoffArg.(int64)
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
 	defer cancel()
