@@ -119,8 +119,11 @@ func newcomerDir(t *testing.T, repo string) string {
 // test of the same tree while the first holds it gets a directory of its
 // own, and the named one is gone when the test that made it ends.
 func TestNewcomerDir(t *testing.T) {
+	// The file names the directory, so the tree is this run's alone: a
+	// test binary running this test at the same time, or a directory a
+	// killed run left, does not hold its name.
 	repo := t.TempDir()
-	if err := os.WriteFile(filepath.Join(repo, "f"), []byte(t.Name()+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(repo, "f"), []byte(repo+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	git(t, repo, "init", "-q")
