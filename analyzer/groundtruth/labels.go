@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"go/ast"
 	"strings"
+
+	"github.com/slotlint/slotlint/analyzer/rules"
 )
 
 // SlotRules are the rules whose findings the cluster can confirm: a case
 // is labelled with one of them, or "clean".
-var SlotRules = map[string]bool{"SL1001": true, "SL1002": true, "SL1003": true, "SL1004": true}
+var SlotRules = map[string]bool{rules.SlotsDiffer: true, rules.NoCommonTag: true, rules.TxSlots: true, rules.ScriptKeySlots: true}
 
 // Label returns the label of a case: the first word of its comment, when
 // that is "clean" or a rule of SlotRules.
