@@ -1,6 +1,7 @@
 package luacheck
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/yuin/gopher-lua/ast"
@@ -106,8 +107,164 @@ func (in *interp) numberFor(s *ast.NumberForStmt) {
 		}
 	})
 	if !hasExit(s.Stmts) {
+		if limit.src != 0 && in.argvEachPass(s) {
+			// Every pass reads ARGV[i + c] where a missing entry raises
+			// an error: the loop cannot outrun the request's arguments,
+			// whatever number bounds it (BullMQ's removeOrphanedJobs
+			// reads as many suffixes as a count in ARGV says).
+			limit = value{kind: kNumber, src: fromArgvLen}
+		}
 		in.reportBound(s, "for", limit, loop)
 	}
+}
+
+// argvEachPass reports whether every pass of a numeric for loop reads
+// ARGV at an index that moves with the loop variable ("ARGV[i]",
+// "ARGV[1 + i]", "ARGV[base + i]" with base unchanged by the body) and
+// uses that entry where nil raises an error: as an operand of "..", or of
+// arithmetic, in a statement of the body itself (not inside a branch, a
+// nested loop or a short-circuit operand), so that a pass past the last
+// argument fails the script. The real server's wording is "attempt to
+// concatenate a nil value" (TestRedisArgvEachPass). The passes are then
+// at most the number of arguments the request carries, as for a loop to
+// #ARGV.
+func (in *interp) argvEachPass(s *ast.NumberForStmt) bool {
+	if s.Step != nil {
+		n, ok := s.Step.(*ast.NumberExpr)
+		if !ok {
+			return false
+		}
+		if f, err := strconv.ParseFloat(n.Value, 64); err != nil || f == 0 {
+			return false
+		}
+	}
+	written := writtenNames(s.Stmts, true)
+	if written[s.Name] || in.argvWritten(s.Stmts) {
+		return false
+	}
+	moves := func(idx ast.Expr) bool {
+		isVar := func(e ast.Expr) bool {
+			id, ok := e.(*ast.IdentExpr)
+			return ok && id.Value == s.Name
+		}
+		var invariant func(e ast.Expr, depth int) bool
+		invariant = func(e ast.Expr, depth int) bool {
+			switch e := e.(type) {
+			case *ast.NumberExpr:
+				return true
+			case *ast.IdentExpr:
+				return e.Value != s.Name && !written[e.Value]
+			case *ast.ArithmeticOpExpr:
+				return depth < 8 && invariant(e.Lhs, depth+1) && invariant(e.Rhs, depth+1)
+			}
+			return false
+		}
+		if isVar(idx) {
+			return true
+		}
+		a, ok := idx.(*ast.ArithmeticOpExpr)
+		if !ok {
+			return false
+		}
+		switch a.Operator {
+		case "+":
+			return (isVar(a.Lhs) && invariant(a.Rhs, 0)) || (invariant(a.Lhs, 0) && isVar(a.Rhs))
+		case "-":
+			return isVar(a.Lhs) && invariant(a.Rhs, 0)
+		}
+		return false
+	}
+	entry := func(e ast.Expr) bool {
+		g, ok := e.(*ast.AttrGetExpr)
+		if !ok || !in.isArgvTable(g.Object) {
+			return false
+		}
+		id := g.Object.(*ast.IdentExpr)
+		return !written[id.Value] && moves(g.Key)
+	}
+	// strict walks the expressions evaluated whenever e is, and reports
+	// an ARGV entry used where nil raises.
+	var strict func(e ast.Expr, depth int) bool
+	strict = func(e ast.Expr, depth int) bool {
+		if e == nil || depth > 64 {
+			return false
+		}
+		switch e := e.(type) {
+		case *ast.StringConcatOpExpr:
+			return entry(e.Lhs) || entry(e.Rhs) || strict(e.Lhs, depth+1) || strict(e.Rhs, depth+1)
+		case *ast.ArithmeticOpExpr:
+			return entry(e.Lhs) || entry(e.Rhs) || strict(e.Lhs, depth+1) || strict(e.Rhs, depth+1)
+		case *ast.LogicalOpExpr:
+			return strict(e.Lhs, depth+1) // the right side may not run
+		case *ast.RelationalOpExpr:
+			return strict(e.Lhs, depth+1) || strict(e.Rhs, depth+1)
+		case *ast.FuncCallExpr:
+			if strict(e.Func, depth+1) || strict(e.Receiver, depth+1) {
+				return true
+			}
+			for _, a := range e.Args {
+				if strict(a, depth+1) {
+					return true
+				}
+			}
+		case *ast.AttrGetExpr:
+			return strict(e.Object, depth+1) || strict(e.Key, depth+1)
+		case *ast.UnaryMinusOpExpr:
+			return entry(e.Expr) || strict(e.Expr, depth+1)
+		case *ast.UnaryNotOpExpr:
+			return strict(e.Expr, depth+1)
+		case *ast.UnaryLenOpExpr:
+			return strict(e.Expr, depth+1)
+		}
+		return false
+	}
+	for _, st := range s.Stmts {
+		var es []ast.Expr
+		switch st := st.(type) {
+		case *ast.LocalAssignStmt:
+			es = st.Exprs
+		case *ast.AssignStmt:
+			es = st.Rhs
+		case *ast.FuncCallStmt:
+			es = []ast.Expr{st.Expr}
+		}
+		for _, e := range es {
+			if strict(e, 0) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isArgvTable: e names the request's ARGV table (or a Functions
+// callback's args parameter).
+func (in *interp) isArgvTable(e ast.Expr) bool {
+	id, ok := e.(*ast.IdentExpr)
+	if !ok {
+		return false
+	}
+	if v := in.scope.lookup(id.Value); v != nil {
+		return v.val.kind == kArgv
+	}
+	return id.Value == "ARGV" && !in.c.opts.Function
+}
+
+// argvWritten reports whether stmts assign into the ARGV table, which
+// could make an entry past the request's last one exist.
+func (in *interp) argvWritten(stmts []ast.Stmt) bool {
+	found := false
+	inspect(stmtNodes(stmts), func(n any) bool {
+		if a, ok := n.(*ast.AssignStmt); ok {
+			for _, l := range a.Lhs {
+				if g, ok := l.(*ast.AttrGetExpr); ok && in.isArgvTable(g.Object) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 func (in *interp) genericFor(s *ast.GenericForStmt) {

@@ -398,3 +398,66 @@ func TestRedisSizeOrDefault(t *testing.T) {
 		c.Del(ctx, set)
 	}
 }
+
+// TestRedisArgvEachPass checks what LUA102 assumes of a loop whose every
+// pass builds a key from ARGV[1 + i]: past the last argument the entry is
+// nil and ".." (or arithmetic) fails the script, so the passes that ran,
+// counted by an INCR after the read, are the entries the request carries
+// however large the count it passes; a pass that only copies the entry
+// runs as often as the count says. Effects before the error stay (a
+// script is not rolled back), which is what lets the counter show it.
+func TestRedisArgvEachPass(t *testing.T) {
+	c := redistest.Standalone(t)
+	p := "{" + redistest.Prefix(t) + "}"
+	counter := p + "passes"
+	cleanup(t, counter)
+	ctx := context.Background()
+
+	if got := findingsOf(t, "LUA102/good_count_of_argv_entries.lua", Options{}); len(got) != 0 {
+		t.Fatalf("checker on the good case: %v", got)
+	}
+	src := caseSource(t, "LUA102/good_count_of_argv_entries.lua")
+	types, err := c.Eval(ctx, src, []string{p + "q:"}, 3, "active", "wait", "done", 2, "x", "y").StringSlice()
+	if err != nil || len(types) != 3 {
+		t.Fatalf("count matching the entries: %v, %v", types, err)
+	}
+	err = c.Eval(ctx, src, []string{p + "q:"}, 1000000000, "active", "wait", "done").Err()
+	if err == nil || !strings.Contains(err.Error(), "attempt to concatenate") {
+		t.Fatalf("count past the entries: got %v, want the concatenation error", err)
+	}
+
+	loops := []struct {
+		name, use string
+		raises    bool
+	}{
+		{"concatenation", "local key = KEYS[2] .. ARGV[1 + i]", true},
+		{"arithmetic", "local n = 0 + ARGV[1 + i]", true},
+		{"copy", "local entry = ARGV[1 + i]", false},
+	}
+	for _, l := range loops {
+		script := fmt.Sprintf("for i = 1, tonumber(ARGV[1]) do\n  %s\n  redis.call('INCR', KEYS[1])\nend\nreturn 0\n", l.use)
+		c.Del(ctx, counter)
+		const count, entries = 5000, 3
+		err := c.Eval(ctx, script, []string{counter, p + "q:"}, count, 7, 8, 9).Err()
+		passes, gerr := c.Get(ctx, counter).Int()
+		if gerr != nil {
+			t.Fatalf("%s: %v", l.name, gerr)
+		}
+		want := count
+		if l.raises {
+			want = entries
+			if err == nil {
+				t.Errorf("%s: the script did not fail past the last argument", l.name)
+			}
+		} else if err != nil {
+			t.Errorf("%s: %v", l.name, err)
+		}
+		if passes != want {
+			t.Errorf("%s: %d passes ran, want %d", l.name, passes, want)
+		}
+		reported := strings.Contains(strings.Join(rules(Check([]byte(script), Options{})), " "), RuleInputBound)
+		if reported == l.raises {
+			t.Errorf("%s: LUA102 reported %v, want %v", l.name, reported, !l.raises)
+		}
+	}
+}
