@@ -541,3 +541,35 @@ return redis.call('LPUSH', KEYS[1], ARGV[2])
 		t.Errorf("Analyze with -keys-tagged: findings at lines %v, want 4 and 8", lines)
 	}
 }
+
+// TestJoinKeys: a key set on two paths keeps what decides its slot when
+// both paths agree on it, and nothing otherwise.
+func TestJoinKeys(t *testing.T) {
+	argv1 := slot.HoleKey(ArgvHole(1), "ARGV[1]")
+	argv2 := slot.HoleKey(ArgvHole(2), "ARGV[2]")
+	keys1 := slot.HoleKey(KeysHole(1), "KEYS[1]")
+	lit := slot.Literal
+	for _, c := range []struct {
+		name string
+		a, b slot.Key
+		want string // the joined key, "" when there is none
+	}{
+		{"prefix then two suffixes", slot.Concat(argv1, lit(":a")), slot.Concat(argv1, lit(":b")), `ARGV[1] .. (":a" or ":b")`},
+		{"closed literal tag first", slot.Concat(lit("{q}:"), argv1, lit(":a")), slot.Concat(lit("{q}:"), argv1, argv2), `"{q}:" .. ARGV[1] .. (":a" or ARGV[2])`},
+		{"optional suffix of KEYS[1]", keys1, slot.Concat(keys1, lit(":g")), `KEYS[1] .. ("" or ":g")`},
+		{"open tag before the rest", slot.Concat(lit("q:{"), argv1, lit("}:a")), slot.Concat(lit("q:{"), argv1, lit(":b")), ""},
+		{"first holes differ", slot.Concat(argv1, lit(":a")), slot.Concat(argv2, lit(":a")), ""},
+		{"whole ARGV key on one path", argv1, slot.Concat(argv1, lit(":a")), ""},
+		{"literals only", lit("a:1"), lit("a:2"), ""},
+	} {
+		var h holeCounter
+		k, ok := joinKeys(c.a, c.b, &h)
+		got := ""
+		if ok {
+			got = k.Format(" .. ")
+		}
+		if got != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+}

@@ -318,7 +318,7 @@ func (in *interp) branches(paths ...func()) {
 			if i == 0 {
 				j = nv
 			} else {
-				j = join(j, nv)
+				j = join(j, nv, &in.holes)
 			}
 		}
 		guarded := w.v.guarded
@@ -366,7 +366,7 @@ func (in *interp) stmt(s ast.Stmt) {
 		vals := in.exprList(s.Exprs)
 		for i, v := range vals {
 			if i < len(in.frame.returns) {
-				in.frame.returns[i] = join(in.frame.returns[i], v)
+				in.frame.returns[i] = join(in.frame.returns[i], v, &in.holes)
 			} else {
 				in.frame.returns = append(in.frame.returns, v)
 			}
@@ -630,7 +630,7 @@ func (in *interp) expr(e ast.Expr) value {
 		r := in.expr(e.Rhs)
 		if e.Operator == "or" {
 			// "x or d": x when truthy, else d; never nil unless d may be.
-			out := join(l, r)
+			out := join(l, r, &in.holes)
 			out.maybeNil = r.maybeNil || r.kind == kNil
 			if l.kind == r.kind && l.kind == kNumber {
 				out.kind = kNumber

@@ -173,7 +173,7 @@ func TestRedisUndeclaredKeys(t *testing.T) {
 			func(int) []any { return nil })
 	})
 	t.Run("derived untagged and tagged", func(t *testing.T) {
-		for _, file := range []string{"LUA202/bad_suffix.lua", "LUA202/bad_format_and_helper.lua"} {
+		for _, file := range []string{"LUA202/bad_suffix.lua", "LUA202/bad_format_and_helper.lua", "LUA202/bad_optional_suffix.lua"} {
 			src := caseSource(t, file)
 			undeclaredRun(t, src,
 				func(i int) []string { return []string{p + "user:" + strconv.Itoa(i)} },
@@ -241,6 +241,38 @@ func TestRedisUndeclaredKeys(t *testing.T) {
 				t.Errorf("run %d: %v", i, err)
 			}
 		}
+		// A job key built on the prefix on either of two paths (a counter
+		// or the caller's id) is quiet too: both paths run.
+		if got := findingsOf(t, "LUA201/good_keys_tagged_prefix_on_two_paths.lua", Options{}); len(got) != 0 {
+			t.Fatalf("checker: %v", got)
+		}
+		src = caseSource(t, "LUA201/good_keys_tagged_prefix_on_two_paths.lua")
+		for i := range 24 {
+			prefix := "{" + p + "q" + strconv.Itoa(i) + "}:name:"
+			keys := []string{prefix + "id", prefix + "wait"}
+			cleanup(t, keys[0], keys[1], prefix+"1", prefix+"custom")
+			for _, id := range []string{"", "custom"} {
+				if _, err := evalErr(ctx, c, src, keys, prefix, id, "n", "{}"); err != nil {
+					t.Errorf("run %d, id %q: %v", i, id, err)
+				}
+			}
+		}
+		// Without the tag on the prefix, the same key is refused in some
+		// runs, as the one LUA201 of the untagged case says.
+		if got := findingsOf(t, "LUA201/bad_prefix_on_two_paths.lua", Options{}); strings.Join(got, " ") != "LUA201" {
+			t.Fatalf("checker: %v", got)
+		}
+		var jobs []string
+		for i := range 24 {
+			jobs = append(jobs, p+"jobs"+strconv.Itoa(i)+":1")
+		}
+		cleanup(t, jobs...)
+		undeclaredRun(t, caseSource(t, "LUA201/bad_prefix_on_two_paths.lua"),
+			func(i int) []string {
+				tag := "{" + p + "q" + strconv.Itoa(i) + "}"
+				return []string{tag + ":id2", tag + ":wait2"}
+			},
+			func(i int) []any { return []any{p + "jobs" + strconv.Itoa(i) + ":", "", "n", "{}"} })
 		// The prefix may come in a payload decoded from ARGV as well.
 		if got := findingsOf(t, "LUA201/good_keys_tagged_prefix_in_payload.lua", Options{}); len(got) != 0 {
 			t.Fatalf("checker: %v", got)

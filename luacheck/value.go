@@ -169,7 +169,8 @@ func (v value) isMinusOne() bool {
 
 // join is the value of a variable that holds a or b depending on the path
 // taken: what both agree on, otherwise unknown with the union of sources.
-func join(a, b value) value {
+// holes numbers the hole a key kept by joinKeys ends with.
+func join(a, b value, holes *holeCounter) value {
 	if a.kind == b.kind && a.hasKey == b.hasKey && (!a.hasKey || a.key.Equal(b.key)) &&
 		a.cmd == b.cmd && a.lib == b.lib && a.fn == b.fn && a.direct == b.direct {
 		a.src |= b.src
@@ -191,10 +192,107 @@ func join(a, b value) value {
 	if a.kind == b.kind && (a.kind == kNumber || a.kind == kString) {
 		out.kind = a.kind
 	}
+	if a.kind == kString && b.kind == kString && a.hasKey && b.hasKey {
+		// "jobIdKey = ARGV[1] .. counter" on one path and "ARGV[1] ..
+		// ARGV[2]" on the other: the same text up to the first hole
+		// decides the slot on both, so the key keeps it.
+		if k, ok := joinKeys(a.key, b.key, holes); ok {
+			out.key, out.hasKey = k, true
+			if a.at == b.at {
+				out.at = a.at
+			}
+			if a.cmd == b.cmd {
+				out.cmd = a.cmd
+			}
+		}
+	}
 	out.clamped = a.clamped && b.clamped
 	out.minus = a.minus && b.minus
 	out.size = a.size && b.size
 	out.caller = a.caller && b.caller
+	return out
+}
+
+// joinKeys is the key that a or b is, depending on the path taken, when
+// their first hole is the same value (samePart) and so is everything
+// before it: the common parts, then one hole for the rest, which differs
+// by path. Text up to the first hole with no "{" in it leaves the slot to
+// that hole's value, the same on both paths, and a tag closed before it
+// is the same tag on both. Keys whose first hole differs have no common
+// slot-deciding part, and a "{" left open before the rest makes the rest
+// part of the tag: ok is false.
+func joinKeys(a, b slot.Key, holes *holeCounter) (slot.Key, bool) {
+	pa, pb := a.Parts(), b.Parts()
+	n := 0
+	hole := false
+	for n < len(pa) && n < len(pb) && samePart(pa[n], pb[n]) {
+		if p := pa[n]; p.Hole != nil {
+			hole = true
+		} else if open := strings.LastIndexByte(p.Lit, '{'); open >= 0 && !strings.Contains(p.Lit[open:], "}") {
+			return slot.Key{}, false
+		}
+		n++
+	}
+	if !hole || n == len(pa) && n == len(pb) {
+		return slot.Key{}, false
+	}
+	if (n == len(pa) || n == len(pb)) && firstHoleOrigin(pa) != "KEYS" {
+		// A whole key from ARGV or from data on one path: -keys-tagged
+		// must not take it for a prefix.
+		return slot.Key{}, false
+	}
+	common := tail(pa[:n])
+	label := "a part that differs by path"
+	ta, tb := slot.Concat(tail(pa[n:])...), slot.Concat(tail(pb[n:])...)
+	if !joined(ta) && !joined(tb) {
+		if s := ta.Format(" .. ") + " or " + tb.Format(" .. "); len(s) <= 60 {
+			label = "(" + s + ")"
+		}
+	}
+	*holes++
+	id := holeID{origin: holeOther, index: "join", seq: int(*holes)}
+	common = append(common, slot.HoleKey(id, label))
+	return slot.Concat(common...), true
+}
+
+// joined: the key holds a hole joinKeys made, whose label would nest.
+func joined(k slot.Key) bool {
+	for _, h := range k.Holes() {
+		if id, ok := h.ID.(holeID); ok && id.index == "join" {
+			return true
+		}
+	}
+	return false
+}
+
+func samePart(p, q slot.Part) bool {
+	if (p.Hole == nil) != (q.Hole == nil) {
+		return false
+	}
+	if p.Hole == nil {
+		return p.Lit == q.Lit
+	}
+	if p.Hole.ID == q.Hole.ID {
+		return true
+	}
+	// Data read at one place (a reply, a field decoded from ARGV) gets a
+	// fresh hole each time a key is built from it; its place names it, as
+	// it names one cause of LUA201.
+	h, ok1 := p.Hole.ID.(holeID)
+	g, ok2 := q.Hole.ID.(holeID)
+	return ok1 && ok2 && h.at != 0 && h.at == g.at && h.origin == g.origin && h.index == g.index
+}
+
+// tail turns parts back into keys, for Concat.
+func tail(parts []slot.Part) []slot.Key {
+	out := make([]slot.Key, len(parts))
+	for i, p := range parts {
+		if p.Hole != nil {
+			out[i] = slot.HoleKey(p.Hole.ID, p.Hole.Label)
+		} else {
+			out[i] = slot.Literal(p.Lit)
+		}
+	}
 	return out
 }
 
