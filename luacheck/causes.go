@@ -1,6 +1,7 @@
 package luacheck
 
 import (
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -99,6 +100,29 @@ func groupCauses(fs []Finding) []Finding {
 		// caller passes in ARGV); quiet: every key is one -keys-tagged
 		// quiets, and the group is not printed.
 		whole, quiet bool
+		// usedWhole: where the check uses the root of some key of the
+		// group as a whole key (wholeAt).
+		usedWhole *Position
+	}
+	// wholeAt: where the check first uses a value as a whole key the
+	// caller passes in ARGV, by root. A helper's key built on its
+	// parentKey parameter is covered by -keys-tagged only if nothing in
+	// the check, in its file or another, uses the same value whole (the
+	// includer's EXISTS parentKey): it may be another entity's key.
+	var wholeAt map[string]Position
+	for _, f := range fs {
+		if f.Rule == RuleUndeclaredKey && f.whole && f.root != "" {
+			if _, ok := wholeAt[f.root]; !ok {
+				if wholeAt == nil {
+					wholeAt = map[string]Position{}
+				}
+				wholeAt[f.root] = f.Pos
+			}
+		}
+	}
+	wholeElsewhere := func(f *Finding) (Position, bool) {
+		p, ok := wholeAt[f.root]
+		return p, ok && f.tagged && f.root != ""
 	}
 	groups := map[cause]*group{}
 	var order []*group
@@ -113,6 +137,9 @@ func groupCauses(fs []Finding) []Finding {
 		if g := groups[c]; g != nil {
 			g.whole = g.whole || f.whole
 			g.quiet = g.quiet && f.tagged
+			if p, ok := wholeElsewhere(f); ok && g.usedWhole == nil {
+				g.usedWhole, g.quiet = &p, false
+			}
 			if c.what == "application" && !slices.Contains(g.names, f.global) {
 				g.names, g.named = append(g.names, f.global), append(g.named, f.Pos.Line)
 				continue
@@ -126,6 +153,9 @@ func groupCauses(fs []Finding) []Finding {
 			continue
 		}
 		g := &group{first: len(out), whole: f.whole, quiet: f.tagged}
+		if p, ok := wholeElsewhere(f); ok {
+			g.usedWhole, g.quiet = &p, false
+		}
 		if c.what == "application" {
 			g.names, g.named = []string{f.global}, []int{f.Pos.Line}
 		}
@@ -152,8 +182,12 @@ func groupCauses(fs []Finding) []Finding {
 		case RuleUndeclaredKey:
 			f.others, f.base = g.others, f.Message
 			f.whole = g.whole
-			f.prefix = f.prefix && !g.whole
+			f.prefix = f.prefix && !g.whole && g.usedWhole == nil
 			f.groupUndeclared(g.lines)
+			if g.usedWhole != nil && !f.whole {
+				f.Message += usedWholeNote(*g.usedWhole, f.Pos.File)
+				f.tagged = false
+			}
 		case RuleMissingGlobal:
 			if len(g.names) > 1 {
 				list := make([]string, len(g.names))
@@ -171,6 +205,11 @@ func groupCauses(fs []Finding) []Finding {
 	// quiets that is no cause's first (its cause is "": not grouped).
 	kept := out[:0]
 	for i, f := range out {
+		if p, ok := wholeElsewhere(&f); ok && f.cause == "" {
+			f.Message += usedWholeNote(p, f.Pos.File)
+			kept = append(kept, f)
+			continue
+		}
 		if f.tagged && (f.cause == "" || groups[cause{file: f.Pos.File, rule: f.Rule, what: f.cause}].quiet) {
 			continue
 		}
@@ -195,6 +234,10 @@ func (f *Finding) groupUndeclared(lines []int) {
 		if len(lines) > 0 {
 			f.Message += sprintf("; so are the keys this file takes or builds from %s on %s", f.cause, lineList(lines))
 		}
+	case strings.HasPrefix(f.cause, "ARGV["):
+		if len(lines) > 0 {
+			f.Message += sprintf("; so are the keys this file builds from %s on %s", f.cause, lineList(lines))
+		}
 	case len(lines) > 0 && strings.HasPrefix(f.cause, "param "):
 		name := strings.TrimPrefix(f.cause[:strings.LastIndexByte(f.cause, '@')], "param ")
 		f.Message += sprintf("; so are the keys this file builds from %s on %s", name, lineList(lines))
@@ -206,6 +249,16 @@ func (f *Finding) groupUndeclared(lines []int) {
 	if f.whole {
 		f.Message += wholeKeyNote
 	}
+}
+
+// usedWholeNote says why -keys-tagged leaves a key built on a value that
+// the check uses as a whole key elsewhere.
+func usedWholeNote(p Position, file string) string {
+	where := sprintf("on line %d", p.Line)
+	if p.File != file {
+		where = sprintf("at %s:%d", filepath.Base(p.File), p.Line)
+	}
+	return sprintf(" (-keys-tagged does not cover it: the same value is used as a whole key %s, so it may be another entity's key, under that entity's own tag; pass it in KEYS)", where)
 }
 
 // wholeKeyNote says why a whole key the caller passes in ARGV is reported

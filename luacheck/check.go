@@ -55,9 +55,11 @@ type Options struct {
 	// KEYS[i] with no "{" before it shares its slot and LUA202 is quiet,
 	// and so is LUA201 for a key built on a prefix from ARGV (ARGV[n] or a
 	// field decoded from it, followed by more text). A whole key passed
-	// in ARGV is still LUA201, and so are the keys a file builds on a
-	// value it also uses whole: it may be another entity's key (a parent
-	// job in another queue), under that entity's own tag. Keys read from
+	// in ARGV is still LUA201, and so are the keys built on a value the
+	// script uses whole, in the same file or another it includes (a
+	// helper's parentKey .. ":processed" where the includer checks EXISTS
+	// parentKey): it may be another entity's key (a parent job in another
+	// queue), under that entity's own tag. Keys read from
 	// stored data are still LUA201. A "-- slotlint:keys-tagged" comment
 	// in the script says the same.
 	KeysTagged bool
@@ -88,7 +90,8 @@ type Options struct {
 	noHash bool
 	// keepTagged: Analyze keeps the findings -keys-tagged quiets (keys
 	// built on a prefix from ARGV), for Check, which prints them only
-	// when the file also uses their cause as a whole key (see whole).
+	// when the script also uses their cause, or their root, as a whole
+	// key (see whole and root).
 	// Analyze alone judges each key by itself and drops them.
 	keepTagged bool
 	// splice, when set, builds the assembled script's tokens and tree
@@ -156,8 +159,12 @@ type Finding struct {
 	// the keys the file builds on the same value.
 	whole bool
 	// tagged: a key built on a prefix from ARGV under -keys-tagged,
-	// quiet unless the file uses its cause as a whole key too.
+	// quiet unless the file uses its cause as a whole key too, or the
+	// check uses its root as one in another file.
 	tagged bool
+	// root names the value that decides the key's slot across the files
+	// of one check (rootOf): ARGV[n], or where the data was decoded.
+	root string
 }
 
 func (f Finding) String() string {

@@ -496,6 +496,9 @@ func (in *interp) judgeKey(c commandCall, v value) {
 			// vouches for the prefixes the caller passes, not for this.
 			f.Rule, f.Message = RuleUndeclaredKey, sprintf("%s key comes from ARGV data, not KEYS: on a cluster it may live in another slot%s", c.cmd.Name, crossNote)
 			f.whole = true
+			if v.at != 0 {
+				f.root = sprintf("data@%d", in.rootPlace(v.at))
+			}
 		case v.src&fromLiteralText != 0:
 			f.Rule, f.Message = RuleUndeclaredKey, sprintf("%s key is decoded from a literal in the script, not passed in KEYS: on a cluster it may live in another slot than the script's keys%s", c.cmd.Name, crossNote)
 		default:
@@ -560,6 +563,7 @@ func (in *interp) judgeKey(c commandCall, v value) {
 		f.Rule = RuleUndeclaredKey
 		f.Message = sprintf("%s key %s comes from ARGV, not KEYS: on a cluster it may live in another slot%s", c.cmd.Name, shown, crossNote)
 		f.cause, f.prefix = in.c.undeclaredCause(parts)
+		f.root = in.rootOf(parts)
 		if len(parts) > 1 && in.c.opts.KeysTagged && tagFromArgs(parts) {
 			// Built on a key prefix the caller passes in ARGV, with the
 			// project's tag: quiet, unless the file uses the same value
@@ -593,6 +597,32 @@ func (in *interp) judgeKey(c commandCall, v value) {
 		return // only holes of unknown origin
 	}
 	in.c.report(f)
+}
+
+// rootOf names the value that decides a key's slot across the files of
+// one check: ARGV[n], or the place its data was decoded at, followed
+// back through the parameters of the helpers being analysed; "" when a
+// literal "{" comes first or the value has no such name.
+func (in *interp) rootOf(parts []slot.Part) string {
+	for _, p := range parts {
+		if p.Hole == nil {
+			if strings.Contains(p.Lit, "{") {
+				return ""
+			}
+			continue
+		}
+		h, ok := p.Hole.ID.(holeID)
+		switch {
+		case !ok:
+			return ""
+		case h.origin == "ARGV" && h.index != "" && h.index != "?":
+			return p.Hole.Label
+		case h.origin == holeData && h.at != 0:
+			return sprintf("data@%d", in.rootPlace(h.at))
+		}
+		return ""
+	}
+	return ""
 }
 
 // undeclaredCause names what decides the slot of a LUA201 key: its first

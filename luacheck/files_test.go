@@ -192,6 +192,38 @@ func TestCheckFilesHelperTwoCauses(t *testing.T) {
 	}
 }
 
+// TestCheckFilesKeysTaggedWholeRoot: under -keys-tagged, a helper's key
+// built on its parameter is reported when the includer uses the same
+// value, a field of its payload, as a whole key, and stays quiet when the
+// includer passes the queue's prefix (BullMQ's add-job scripts and
+// updateExistingJobsParent).
+func TestCheckFilesKeysTaggedWholeRoot(t *testing.T) {
+	t.Chdir(t.TempDir())
+	files := map[string]string{
+		"q/add-1.lua": "--- @include \"includes/record\"\nlocal args = cmsgpack.unpack(ARGV[1])\n" +
+			"if redis.call('EXISTS', args[5]) ~= 1 then return -5 end\nrecord(args[5], args[1] .. args[2])\nrecord(args[1], args[2])\n",
+		"q/includes/record.lua": "local function record(parentKey, jobKey)\n  redis.call('HSET', parentKey .. ':processed', jobKey, 1)\nend\n",
+	}
+	writeFiles(t, files)
+	var got []string
+	for _, r := range CheckFiles([]string{"./q/add-1.lua"}, 1, func(string, []byte) Options { return Options{Includes: true, KeysTagged: true} }) {
+		for _, f := range r.Findings {
+			got = append(got, f.String())
+		}
+	}
+	if len(got) != 2 || !strings.Contains(got[0], "add-1.lua:3:") ||
+		!strings.Contains(got[1], "record.lua:2:") || !strings.Contains(got[1], "the same value is used as a whole key at add-1.lua:3") {
+		t.Errorf("findings: %q", got)
+	}
+	files["q/add-1.lua"] = "--- @include \"includes/record\"\nlocal args = cmsgpack.unpack(ARGV[1])\nrecord(args[1], args[2])\n"
+	writeFiles(t, files)
+	for _, r := range CheckFiles([]string{"./q/add-1.lua"}, 1, func(string, []byte) Options { return Options{Includes: true, KeysTagged: true} }) {
+		if len(r.Findings) != 0 {
+			t.Errorf("prefix only: %v", r.Findings)
+		}
+	}
+}
+
 // writeFiles writes files, named relative to the current directory (the
 // tests change into a temporary one), creating their directories.
 func writeFiles(t *testing.T, files map[string]string) {

@@ -146,6 +146,10 @@ type interp struct {
 	loops  []*loopCtx
 	holes  holeCounter
 	budget int
+	// callerPlaces are the places functions being analysed gave their
+	// parameters' data, innermost last, each mapped to the caller's place
+	// (see rootPlace).
+	callerPlaces []map[uint32]uint32
 	// work counts the calls that may run commands: redis.call, local
 	// functions, methods and unknown functions. A loop compares it before
 	// and after its body.
@@ -1265,7 +1269,9 @@ func (in *interp) callFunction(f function, args []value, line int, fr *frame) []
 		}
 		in.scope.declare(name, v)
 	}
+	in.callerPlaces = append(in.callerPlaces, places)
 	in.block(f.def.Stmts)
+	in.callerPlaces = in.callerPlaces[:len(in.callerPlaces)-1]
 	rets := in.frame.returns
 	in.scope, in.frame, in.logs, in.loops = savedScope, savedFrame, savedLogs, savedLoops
 	if len(rets) == 0 {
@@ -1275,6 +1281,19 @@ func (in *interp) callFunction(f function, args []value, line int, fr *frame) []
 		rets = unplace(rets, places)
 	}
 	return rets
+}
+
+// rootPlace follows a parameter's place back through the calls being
+// analysed to where its data was read or decoded: a helper's key built
+// on its parentKey parameter and the includer's whole key from the same
+// field of the payload are the same value.
+func (in *interp) rootPlace(at uint32) uint32 {
+	for i := len(in.callerPlaces) - 1; i >= 0; i-- {
+		if from, ok := in.callerPlaces[i][at]; ok {
+			at = from
+		}
+	}
+	return at
 }
 
 // unplace gives the values a function returns the caller's places for

@@ -310,6 +310,52 @@ func TestRedisUndeclaredKeys(t *testing.T) {
 				parent := "{" + p + "other" + strconv.Itoa(i) + "}:name:p1"
 				return []any{`{"prefix":"` + prefix + `","id":"j1","parentKey":"` + parent + `"}`}
 			})
+		// A helper's hash built on that parent key, which the helper never
+		// uses whole but the script does, is refused in some runs too, as
+		// its LUA201 says; a helper that builds on the queue's prefix from
+		// the same payload runs everywhere.
+		if got := findingsOf(t, "LUA201/bad_keys_tagged_helper_whole_root.lua", Options{}); strings.Join(got, " ") != "LUA201 LUA201" {
+			t.Fatalf("checker: %v", got)
+		}
+		// The parent exists, so the script reaches the helper's HSET; the
+		// hash it writes is in the parent's slot, not the queue's.
+		const helperSrc = `local function recordProcessed(parentKey, jobKey, value)
+  redis.call('HSET', parentKey .. ':processed', jobKey, value)
+end
+local args = cjson.decode(ARGV[1])
+recordProcessed(args.parentKey, args.prefix .. args.id, args.value)
+return redis.call('LPUSH', KEYS[1], args.id)`
+		var processed []string
+		for i := range 24 {
+			processed = append(processed, "{"+p+"other"+strconv.Itoa(i)+"}:name:p1:processed")
+		}
+		cleanup(t, processed...)
+		undeclaredRun(t, helperSrc,
+			func(i int) []string { return []string{"{" + p + "q" + strconv.Itoa(i) + "}:name:wait"} },
+			func(i int) []any {
+				prefix := "{" + p + "q" + strconv.Itoa(i) + "}:name:"
+				parent := "{" + p + "other" + strconv.Itoa(i) + "}:name:p1"
+				return []any{`{"prefix":"` + prefix + `","id":"j1","parentKey":"` + parent + `","value":"v"}`}
+			})
+		undeclaredRun(t, caseSource(t, "LUA201/bad_keys_tagged_helper_whole_root.lua"),
+			func(i int) []string { return []string{"{" + p + "q" + strconv.Itoa(i) + "}:name:wait"} },
+			func(i int) []any {
+				prefix := "{" + p + "q" + strconv.Itoa(i) + "}:name:"
+				parent := "{" + p + "other" + strconv.Itoa(i) + "}:name:p1"
+				return []any{`{"prefix":"` + prefix + `","id":"j1","parentKey":"` + parent + `","value":"v"}`}
+			})
+		if got := findingsOf(t, "LUA201/good_keys_tagged_helper_prefix.lua", Options{}); len(got) != 0 {
+			t.Fatalf("checker: %v", got)
+		}
+		src = caseSource(t, "LUA201/good_keys_tagged_helper_prefix.lua")
+		for i := range 24 {
+			prefix := "{" + p + "q" + strconv.Itoa(i) + "}:name:"
+			cleanup(t, prefix+"wait", prefix+"j1", prefix+"events", prefix+"added")
+			payload := `{"prefix":"` + prefix + `","id":"j1","name":"n"}`
+			if _, err := evalErr(ctx, c, src, []string{prefix + "wait"}, payload); err != nil {
+				t.Errorf("helper prefix run %d: %v", i, err)
+			}
+		}
 		// A parent key read from the job's hash names another queue, under
 		// another tag: some runs are refused, as the LUA201 left says.
 		if got := findingsOf(t, "LUA201/bad_keys_tagged_stored_key.lua", Options{}); strings.Join(got, " ") != "LUA201" {
