@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"syscall"
@@ -178,4 +179,32 @@ func minorFaults(ps *os.ProcessState) int64 {
 		return ru.Minflt
 	}
 	return 0
+}
+
+// BenchmarkRealWorldCheckFiles checks the real-world set in process as
+// slotlint lua does with its default flags (includes resolved, libraries
+// told by their shebang), on one worker: the checker's own CPU time and
+// allocations per run, without start-up, for profiles
+// (-cpuprofile, -memprofile).
+func BenchmarkRealWorldCheckFiles(b *testing.B) {
+	paths, total := realWorld(b)
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	b.SetBytes(total)
+	b.ReportAllocs()
+	findings := 0
+	for b.Loop() {
+		findings = 0
+		for _, r := range luacheck.CheckFiles(paths, 1, cliOptions) {
+			if r.Err != nil {
+				b.Fatal(r.Err)
+			}
+			findings += len(r.Findings)
+		}
+	}
+	b.ReportMetric(float64(findings), "findings")
+}
+
+// cliOptions are the options slotlint lua gives a file without flags.
+func cliOptions(_ string, src []byte) luacheck.Options {
+	return luacheck.Options{NumKeys: -1, Function: luacheck.IsLibrary(src), Includes: true}
 }
