@@ -422,7 +422,7 @@ func (in *interp) keyArgs(c commandCall) {
 			continue
 		}
 		v := c.args[r.Index]
-		if v.hasKey {
+		if v.hasKey && !in.c.opts.findingsOnly {
 			in.c.res.Keys = append(in.c.res.Keys, KeyUse{
 				Pos:      Position{File: in.c.opts.Filename, Line: c.line, Column: c.col},
 				Command:  c.cmd.Name,
