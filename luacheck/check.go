@@ -277,9 +277,11 @@ func beforeAdvice(msg, clause string) string {
 }
 
 // collapse merges findings of one rule at one position, which sorting
-// has made adjacent.
+// has made adjacent. It reuses fs's array: a helper analysed for each of
+// its callers gives each finding once per caller, and a copy of the list
+// was a fortieth of the bytes a run over the real-world set allocated.
 func collapse(fs []Finding) []Finding {
-	out := fs[:0:0]
+	out := fs[:0]
 	extra := 0
 	flush := func() {
 		if extra > 0 {
