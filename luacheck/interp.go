@@ -43,7 +43,31 @@ type scope struct {
 	limited bool
 	// decls counts declarations, shared by a chain of scopes (found
 	// through the parent when nil).
-	decls *uint32
+	decls *declarations
+}
+
+// declarations numbers the declarations of a chain of scopes and holds
+// their variables, allocated a block at a time: one allocation per
+// declared local was 6% of the bytes and 4% of the allocations of a run
+// over the real-world set.
+type declarations struct {
+	n     uint32
+	free  []variable
+	block int
+}
+
+// newVariable returns a fresh variable holding v.
+func (d *declarations) newVariable(v value) *variable {
+	if len(d.free) == 0 {
+		// Small scripts declare a few locals, BullMQ's commands with
+		// their helpers thousands.
+		d.block = min(max(2*d.block, 4), 32)
+		d.free = make([]variable, d.block)
+	}
+	nv := &d.free[0]
+	d.free = d.free[1:]
+	nv.val = v
+	return nv
 }
 
 type namedVar struct {
@@ -68,15 +92,15 @@ func (s *scope) lookup(name string) *variable {
 }
 
 func (s *scope) declare(name string, v value) *variable {
-	nv := &variable{val: v}
-	n := s.counter()
-	*n++
-	s.vars = append(s.vars, namedVar{name, *n, nv})
+	d := s.counter()
+	nv := d.newVariable(v)
+	d.n++
+	s.vars = append(s.vars, namedVar{name, d.n, nv})
 	return nv
 }
 
-// counter is the declaration counter of s's chain.
-func (s *scope) counter() *uint32 {
+// counter is the declarations of s's chain.
+func (s *scope) counter() *declarations {
 	if s.decls == nil {
 		p := s.parent
 		for p.decls == nil {
@@ -200,7 +224,7 @@ func (in *interp) runChunk(chunk []ast.Stmt, closureWrites map[string]bool) {
 	in.pos = buildPositions(chunk, in.c.toks)
 	in.chunk = chunk
 	in.writtenInClosure = closureWrites
-	in.scope = &scope{decls: new(uint32)}
+	in.scope = &scope{decls: &declarations{}}
 	for name := range strings.SplitSeq(in.c.opts.Globals, ",") {
 		if name = strings.TrimSpace(name); name != "" {
 			in.scope.declare(name, unknown)
@@ -535,7 +559,7 @@ func (in *interp) methodValue(fe *ast.FunctionExpr) value {
 }
 
 func (in *interp) functionValue(fe *ast.FunctionExpr) value {
-	f := &function{def: fe, env: in.scope, seen: *in.scope.counter()}
+	f := &function{def: fe, env: in.scope, seen: in.scope.counter().n}
 	in.pending = append(in.pending, *f)
 	return value{kind: kFunc, fn: f}
 }
