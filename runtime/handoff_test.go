@@ -163,64 +163,95 @@ func TestHandoffToQueuedWaiter(t *testing.T) {
 // others for the hand-off window only, a newcomer that asks during the
 // window gets the lock right after it, and the fencing token still grows.
 // A claim with another caller's place or token claims nothing.
+//
+// The checks made during the reservation only say something while it
+// lasts: one that fails after the window may have ended (measured from
+// before the release, which the server ran later) is inconclusive, and the
+// run starts again with twice the window; one that fails within it fails
+// the test. On a loaded machine the steps took longer than 150ms.
 func TestHandoffToDeadWaiter(t *testing.T) {
 	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
-		ctx := context.Background()
-		const window = 150 * time.Millisecond
-		key := Key("deadwaiter", tagged(t), "lock")
-		fence, queue, err := lockKeys(key)
-		must(t, err)
-		c := New(rdb, &Options{HandoffWindow: window})
-		holder, err := c.Obtain(ctx, key, 10*time.Second, nil)
-		must(t, err)
-
-		// The dead waiter is woken and never claims.
-		place, woken := queueWaiter(t, rdb, key, "dead-token", "", time.Minute, window, true)
-		must(t, holder.Release(ctx))
-		if !<-woken {
-			return
-		}
-		if got := rdb.HGet(ctx, key, "place").Val(); got != strconv.FormatInt(place, 10) {
-			t.Fatalf("reserved for place %q, want the dead waiter's %d", got, place)
-		}
-		// Another caller's token or place claims nothing and leaves the
-		// reservation alone.
-		before := snapshot(t, rdb, key)
-		for _, claim := range []struct {
-			token string
-			place int64
-		}{{"forger", place}, {"dead-token", place + 1}} {
-			r, err := rdb.EvalSha(ctx, obtainScript.SHA1(), []string{key, fence, queue}, claim.token, 10000, strconv.FormatInt(claim.place, 10), 1, window.Milliseconds()).Result()
-			must(t, err)
-			if v, err := parseObtainReply(r); err != nil || v.acquired || !v.reserved || v.holderTTL > window {
-				t.Fatalf("claim by %s at %d: %+v, %v", claim.token, claim.place, v, err)
-			}
-		}
-		if !equal(before, snapshot(t, rdb, key)) {
-			t.Fatal("a forged claim changed the reservation")
-		}
-		time.Sleep(2 * time.Millisecond) // the forgers' places (1ms) run out
-		if _, err := New(newClient(t, rdb), nil).Obtain(ctx, key, time.Second, &ObtainOptions{NoWait: true}); !errors.Is(err, ErrNotObtained) {
-			t.Fatalf("NoWait during the reservation: %v, want ErrNotObtained", err)
-		}
-
-		// A newcomer waits for the end of the window, then gets the lock.
-		l, err := New(newClient(t, rdb), nil).Obtain(ctx, key, time.Second, nil)
-		must(t, err)
-		if l.Fence() <= holder.Fence() {
-			t.Fatalf("fence %d after %d", l.Fence(), holder.Fence())
-		}
-		must(t, l.Release(ctx))
-
-		// The dead waiter lost its place with the reservation: asking again,
-		// it is a newcomer to a free lock, with a new fence.
-		r, err := rdb.EvalSha(ctx, obtainScript.SHA1(), []string{key, fence, queue}, "dead-token", 10000, strconv.FormatInt(place, 10), 1000, window.Milliseconds()).Result()
-		must(t, err)
-		if v, err := parseObtainReply(r); err != nil || !v.acquired || v.fence <= l.Fence() {
-			t.Fatalf("after the window the lock is free for anyone, with a new fence: %+v, %v", v, err)
-		}
-		rdb.Del(ctx, key)
+		retryConclusive(t, "hand-off window", 150*time.Millisecond, 5*time.Second, func(attempt int, window time.Duration) bool {
+			return handoffToDeadWaiter(t, rdb, Key("deadwaiter", fmt.Sprintf("%s-%d", tagged(t), attempt), "lock"), window)
+		})
 	})
+}
+
+// handoffToDeadWaiter is one run of TestHandoffToDeadWaiter; it returns
+// false when the run was inconclusive.
+func handoffToDeadWaiter(t *testing.T, rdb redis.UniversalClient, key string, window time.Duration) bool {
+	ctx := context.Background()
+	fence, queue, err := lockKeys(key)
+	must(t, err)
+	c := New(rdb, &Options{HandoffWindow: window})
+	holder, err := c.Obtain(ctx, key, 10*time.Second, nil)
+	must(t, err)
+
+	// The dead waiter is woken and never claims.
+	place, woken := queueWaiter(t, rdb, key, "dead-token", "", time.Minute, window, true)
+	released := time.Now()
+	must(t, holder.Release(ctx))
+	if !<-woken {
+		return true
+	}
+	// failed reports a check that failed: fatal while the reservation
+	// surely lasted, inconclusive after.
+	failed := func(format string, args ...any) bool {
+		t.Helper()
+		if time.Since(released) >= window {
+			t.Logf("inconclusive, %v after the release: "+format, append([]any{time.Since(released)}, args...)...)
+			return false
+		}
+		t.Fatalf(format, args...)
+		return false
+	}
+	if got := rdb.HGet(ctx, key, "place").Val(); got != strconv.FormatInt(place, 10) {
+		return failed("reserved for place %q, want the dead waiter's %d", got, place)
+	}
+	// Another caller's token or place claims nothing and leaves the
+	// reservation alone.
+	before := snapshot(t, rdb, key)
+	for _, claim := range []struct {
+		token string
+		place int64
+	}{{"forger", place}, {"dead-token", place + 1}} {
+		r, err := rdb.EvalSha(ctx, obtainScript.SHA1(), []string{key, fence, queue}, claim.token, 10000, strconv.FormatInt(claim.place, 10), 1, window.Milliseconds()).Result()
+		must(t, err)
+		if v, err := parseObtainReply(r); err != nil || v.acquired || !v.reserved || v.holderTTL > window {
+			if v.acquired {
+				rdb.Del(ctx, key)
+			}
+			return failed("claim by %s at %d: %+v, %v", claim.token, claim.place, v, err)
+		}
+	}
+	if !equal(before, snapshot(t, rdb, key)) {
+		return failed("a forged claim changed the reservation")
+	}
+	time.Sleep(2 * time.Millisecond) // the forgers' places (1ms) run out
+	if l, err := New(newClient(t, rdb), nil).Obtain(ctx, key, time.Second, &ObtainOptions{NoWait: true}); !errors.Is(err, ErrNotObtained) {
+		if l != nil {
+			l.Release(ctx)
+		}
+		return failed("NoWait during the reservation: %v, want ErrNotObtained", err)
+	}
+
+	// A newcomer waits for the end of the window, then gets the lock.
+	l, err := New(newClient(t, rdb), nil).Obtain(ctx, key, time.Second, nil)
+	must(t, err)
+	if l.Fence() <= holder.Fence() {
+		t.Fatalf("fence %d after %d", l.Fence(), holder.Fence())
+	}
+	must(t, l.Release(ctx))
+
+	// The dead waiter lost its place with the reservation: asking again,
+	// it is a newcomer to a free lock, with a new fence.
+	r, err := rdb.EvalSha(ctx, obtainScript.SHA1(), []string{key, fence, queue}, "dead-token", 10000, strconv.FormatInt(place, 10), 1000, window.Milliseconds()).Result()
+	must(t, err)
+	if v, err := parseObtainReply(r); err != nil || !v.acquired || v.fence <= l.Fence() {
+		t.Fatalf("after the window the lock is free for anyone, with a new fence: %+v, %v", v, err)
+	}
+	rdb.Del(ctx, key)
+	return true
 }
 
 // TestHandoffKeepsPlaceBehindReservation: a caller that asks while the
@@ -231,115 +262,146 @@ func TestHandoffToDeadWaiter(t *testing.T) {
 // after D claimed; D holds the lock past the end of the window it was
 // reserved in and past A's, R's and B's waits on their wake-up lists. A, R
 // and B must get the lock in that order.
+//
+// The window has to outlast the test's steps up to D's claim: a claim that
+// fails after the window may have ended (measured from before the release)
+// is inconclusive, and the run starts again with twice the window; one
+// that fails within it fails the test.
 func TestHandoffKeepsPlaceBehindReservation(t *testing.T) {
 	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
-		ctx := context.Background()
-		// The window only has to outlast the test's steps up to D's claim,
-		// however slow the machine.
-		const window = time.Second
-		key := Key("keepplace", tagged(t), "lock")
-		fence, queue, err := lockKeys(key)
-		must(t, err)
-		// The test's clients carry one name, so that waitBlocked counts
-		// them only: other packages' tests block in BLPOP on the shared
-		// servers too.
-		name := fmt.Sprintf("keepplace-%d", time.Now().UnixNano())
-		opts := &Options{HandoffWindow: window}
-		newLocker := func() *Client { return New(newNamedClient(t, rdb, name), opts) }
-		holder, err := newLocker().Obtain(ctx, key, 10*time.Second, nil)
-		must(t, err)
-
-		// D, the claimant, queues first.
-		place, woken := queueWaiter(t, rdb, key, "d-token", name, time.Minute, window, true)
-
-		var mu sync.Mutex
-		var order []string
-		var wg sync.WaitGroup
-		take := func(name string) {
-			c := newLocker()
-			wg.Go(func() {
-				octx, cancel := context.WithTimeout(ctx, 20*time.Second)
-				defer cancel()
-				l, err := c.Obtain(octx, key, 10*time.Second, nil)
-				if err != nil {
-					t.Errorf("%s: %v", name, err)
-					return
-				}
-				mu.Lock()
-				order = append(order, name)
-				mu.Unlock()
-				time.Sleep(20 * time.Millisecond)
-				if err := l.Release(ctx); err != nil {
-					t.Errorf("%s: %v", name, err)
-				}
-			})
-		}
-		// waitBlocked waits until the server holding the lock's keys has
-		// at least n of the test's clients blocked in BLPOP.
-		node := rdb
-		if cc, ok := rdb.(*redis.ClusterClient); ok {
-			m, err := cc.MasterForKey(ctx, queue)
-			must(t, err)
-			node = m
-		}
-		waitBlocked := func(n int) {
-			t.Helper()
-			deadline := time.Now().Add(10 * time.Second)
-			for {
-				list, err := node.ClientList(ctx).Result()
-				must(t, err)
-				var got int
-				for line := range strings.Lines(list) {
-					fields := strings.Fields(line)
-					if slices.Contains(fields, "name="+name) && slices.Contains(fields, "cmd=blpop") && slices.ContainsFunc(fields, func(f string) bool {
-						flags, ok := strings.CutPrefix(f, "flags=")
-						return ok && strings.Contains(flags, "b")
-					}) {
-						got++
-					}
-				}
-				if got >= n {
-					return
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("waiting for %d clients blocked in BLPOP: %d", n, got)
-				}
-				time.Sleep(time.Millisecond)
-			}
-		}
-		take("A") // queued behind D while the lock is held
-		waitQueued(t, rdb, key, 2)
-		waitBlocked(2) // D and A
-
-		released := time.Now()
-		must(t, holder.Release(ctx))
-		if !<-woken {
-			return
-		}
-		take("R") // asks while the lock is reserved for D
-		waitQueued(t, rdb, key, 3)
-		r, err := rdb.EvalSha(ctx, obtainScript.SHA1(), []string{key, fence, queue}, "d-token", 10000, strconv.FormatInt(place, 10), time.Minute.Milliseconds(), window.Milliseconds()).Result()
-		must(t, err)
-		if v, err := parseObtainReply(r); err != nil || !v.acquired {
-			t.Fatalf("D claiming its reservation: %+v, %v", v, err)
-		}
-		take("B")                  // asks while D holds the lock
-		waitQueued(t, rdb, key, 3) // A, R and B; D left the queue when it claimed
-		// D holds the lock past the end of the window it was reserved in,
-		// and A, R and B time out on their wake-up lists meanwhile.
-		time.Sleep(window + 2*newLocker().waitBound() - time.Since(released))
-		r, err = rdb.EvalSha(ctx, releaseScript.SHA1(), []string{key, fence, queue}, "d-token", window.Milliseconds()).Result()
-		must(t, err)
-		left, _, next, err := parseReleaseReply(r)
-		if err != nil || left != 0 || next == 0 {
-			t.Fatalf("D's release: left %d, place %d, %v; want the lock handed on", left, next, err)
-		}
-		newLocker().wakeQueued(ctx, queue, next) // as Release does
-		wg.Wait()
-		if fmt.Sprint(order) != "[A R B]" {
-			t.Fatalf("acquisition order %v, want [A R B]", order)
-		}
+		retryConclusive(t, "hand-off window", 250*time.Millisecond, 5*time.Second, func(attempt int, window time.Duration) bool {
+			return keepsPlaceBehindReservation(t, rdb, Key("keepplace", fmt.Sprintf("%s-%d", tagged(t), attempt), "lock"), window)
+		})
 	})
+}
+
+// keepsPlaceBehindReservation is one run of
+// TestHandoffKeepsPlaceBehindReservation; it returns false when the run was
+// inconclusive.
+func keepsPlaceBehindReservation(t *testing.T, rdb redis.UniversalClient, key string, window time.Duration) bool {
+	ctx := context.Background()
+	fence, queue, err := lockKeys(key)
+	must(t, err)
+	// The test's clients carry one name, so that waitBlocked counts
+	// them only: other packages' tests block in BLPOP on the shared
+	// servers too.
+	name := fmt.Sprintf("keepplace-%d", time.Now().UnixNano())
+	opts := &Options{HandoffWindow: window}
+	newLocker := func() *Client { return New(newNamedClient(t, rdb, name), opts) }
+	holder, err := newLocker().Obtain(ctx, key, 10*time.Second, nil)
+	must(t, err)
+
+	// D, the claimant, queues first.
+	place, woken := queueWaiter(t, rdb, key, "d-token", name, time.Minute, window, true)
+
+	var mu sync.Mutex
+	var order []string
+	var wg sync.WaitGroup
+	take := func(name string) {
+		c := newLocker()
+		wg.Go(func() {
+			octx, cancel := context.WithTimeout(ctx, 20*time.Second)
+			defer cancel()
+			l, err := c.Obtain(octx, key, 10*time.Second, nil)
+			if err != nil {
+				t.Errorf("%s: %v", name, err)
+				return
+			}
+			mu.Lock()
+			order = append(order, name)
+			mu.Unlock()
+			time.Sleep(20 * time.Millisecond)
+			if err := l.Release(ctx); err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+		})
+	}
+	// waitBlocked waits until the server holding the lock's keys has
+	// at least n of the test's clients blocked in BLPOP.
+	node := rdb
+	if cc, ok := rdb.(*redis.ClusterClient); ok {
+		m, err := cc.MasterForKey(ctx, queue)
+		must(t, err)
+		node = m
+	}
+	waitBlocked := func(n int) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			list, err := node.ClientList(ctx).Result()
+			must(t, err)
+			var got int
+			for line := range strings.Lines(list) {
+				fields := strings.Fields(line)
+				if slices.Contains(fields, "name="+name) && slices.Contains(fields, "cmd=blpop") && slices.ContainsFunc(fields, func(f string) bool {
+					flags, ok := strings.CutPrefix(f, "flags=")
+					return ok && strings.Contains(flags, "b")
+				}) {
+					got++
+				}
+			}
+			if got >= n {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("waiting for %d clients blocked in BLPOP: %d", n, got)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	take("A") // queued behind D while the lock is held
+	waitQueued(t, rdb, key, 2)
+	waitBlocked(2) // D and A
+
+	released := time.Now()
+	must(t, holder.Release(ctx))
+	if !<-woken {
+		return true
+	}
+	take("R") // asks while the lock is reserved for D
+	// D, A and R are queued while the reservation lasts. Once it lapsed,
+	// R's attempt reserves the lock for A instead, and A and R take it.
+	for {
+		n, err := rdb.ZCard(ctx, queue).Result()
+		must(t, err)
+		if n == 3 {
+			break
+		}
+		if time.Since(released) >= window {
+			t.Logf("inconclusive, %v after the release: %d queued, want D, A and R", time.Since(released), n)
+			wg.Wait()
+			return false
+		}
+		time.Sleep(time.Millisecond)
+	}
+	r, err := rdb.EvalSha(ctx, obtainScript.SHA1(), []string{key, fence, queue}, "d-token", 10000, strconv.FormatInt(place, 10), time.Minute.Milliseconds(), window.Milliseconds()).Result()
+	must(t, err)
+	if v, err := parseObtainReply(r); err != nil || !v.acquired {
+		if err == nil && time.Since(released) >= window {
+			// The lock went to A instead, then to R: let them finish.
+			t.Logf("inconclusive, %v after the release: D claiming its reservation: %+v", time.Since(released), v)
+			wg.Wait()
+			return false
+		}
+		t.Fatalf("D claiming its reservation: %+v, %v", v, err)
+	}
+	take("B")                  // asks while D holds the lock
+	waitQueued(t, rdb, key, 3) // A, R and B; D left the queue when it claimed
+	// D holds the lock past the end of the window it was reserved in,
+	// and A, R and B time out on their wake-up lists meanwhile.
+	time.Sleep(window + 2*newLocker().waitBound() - time.Since(released))
+	r, err = rdb.EvalSha(ctx, releaseScript.SHA1(), []string{key, fence, queue}, "d-token", window.Milliseconds()).Result()
+	must(t, err)
+	left, _, next, err := parseReleaseReply(r)
+	if err != nil || left != 0 || next == 0 {
+		t.Fatalf("D's release: left %d, place %d, %v; want the lock handed on", left, next, err)
+	}
+	newLocker().wakeQueued(ctx, queue, next) // as Release does
+	wg.Wait()
+	if fmt.Sprint(order) != "[A R B]" {
+		t.Fatalf("acquisition order %v, want [A R B]", order)
+	}
+	return true
 }
 
 // TestHandoffFairAcrossClients has goroutines with a Client each (as
