@@ -286,9 +286,14 @@ func keepsPlaceBehindReservation(t *testing.T, rdb redis.UniversalClient, key st
 	// them only: other packages' tests block in BLPOP on the shared
 	// servers too.
 	name := fmt.Sprintf("keepplace-%d", time.Now().UnixNano())
-	opts := &Options{HandoffWindow: window}
-	newLocker := func() *Client { return New(newNamedClient(t, rdb, name), opts) }
-	holder, err := newLocker().Obtain(ctx, key, 10*time.Second, nil)
+	// The hand-offs after D's (to A, R and B) have a window of a minute,
+	// so that a waiter slow to claim keeps its turn: with the window of
+	// D's reservation, A was once woken and claimed too late on a loaded
+	// machine, and queued again behind R and B (order [R B A]), as a
+	// waiter that misses its window should.
+	later := &Options{HandoffWindow: time.Minute}
+	newLocker := func(opts *Options) *Client { return New(newNamedClient(t, rdb, name), opts) }
+	holder, err := newLocker(&Options{HandoffWindow: window}).Obtain(ctx, key, 10*time.Second, nil)
 	must(t, err)
 
 	// D, the claimant, queues first.
@@ -298,7 +303,7 @@ func keepsPlaceBehindReservation(t *testing.T, rdb redis.UniversalClient, key st
 	var order []string
 	var wg sync.WaitGroup
 	take := func(name string) {
-		c := newLocker()
+		c := newLocker(later)
 		wg.Go(func() {
 			octx, cancel := context.WithTimeout(ctx, 20*time.Second)
 			defer cancel()
@@ -389,14 +394,14 @@ func keepsPlaceBehindReservation(t *testing.T, rdb redis.UniversalClient, key st
 	waitQueued(t, rdb, key, 3) // A, R and B; D left the queue when it claimed
 	// D holds the lock past the end of the window it was reserved in,
 	// and A, R and B time out on their wake-up lists meanwhile.
-	time.Sleep(window + 2*newLocker().waitBound() - time.Since(released))
-	r, err = rdb.EvalSha(ctx, releaseScript.SHA1(), []string{key, fence, queue}, "d-token", window.Milliseconds()).Result()
+	time.Sleep(window + 2*newLocker(later).waitBound() - time.Since(released))
+	r, err = rdb.EvalSha(ctx, releaseScript.SHA1(), []string{key, fence, queue}, "d-token", later.HandoffWindow.Milliseconds()).Result()
 	must(t, err)
 	left, _, next, err := parseReleaseReply(r)
 	if err != nil || left != 0 || next == 0 {
 		t.Fatalf("D's release: left %d, place %d, %v; want the lock handed on", left, next, err)
 	}
-	newLocker().wakeQueued(ctx, queue, next) // as Release does
+	newLocker(later).wakeQueued(ctx, queue, next) // as Release does
 	wg.Wait()
 	if fmt.Sprint(order) != "[A R B]" {
 		t.Fatalf("acquisition order %v, want [A R B]", order)
