@@ -689,45 +689,49 @@ func TestObtainWaitsForRelease(t *testing.T) {
 	})
 }
 
-// TestReleaseWakesWaiterOfAnotherClient gives the waiter a backoff of five
-// seconds: it can only get the lock soon after the release because the
-// release wakes it through Redis. The queue and the wake-up list are gone
-// then.
+// TestReleaseWakesWaiterOfAnotherClient gives the waiter of another Client
+// a backoff of a minute under a holder whose lease is a minute: without a
+// wake-up its next attempt after the first, which found the lock held,
+// comes no sooner than 30 s later (half its wait bound, which the holder's
+// lease caps). It must get the lock before its 20 s deadline, which only
+// the release's wake-up through Redis can explain, in two attempts: it
+// queued, then claimed the hand-off. The queue and the wake-up list are
+// gone once it released.
 func TestReleaseWakesWaiterOfAnotherClient(t *testing.T) {
 	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
 		ctx := context.Background()
 		key := Key("wake", tagged(t), "lock")
-		holder, err := New(rdb, nil).Obtain(ctx, key, 10*time.Second, nil)
+		// The releaser's hand-off window of a minute keeps the wake-up and
+		// the reservation however late the waiter reaches its BLPOP.
+		holder, err := New(rdb, &Options{HandoffWindow: time.Minute}).Obtain(ctx, key, time.Minute, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		waiter := New(newClient(t, rdb), &Options{MinBackoff: 5 * time.Second, MaxBackoff: 5 * time.Second})
-		got := make(chan time.Time, 1)
+		hooks := &recordingHooks{}
+		waiter := New(newClient(t, rdb), &Options{MinBackoff: time.Minute, MaxBackoff: time.Minute, Hooks: hooks})
+		done := make(chan error, 1)
 		inBackground(t, func(bg context.Context) {
-			l, err := waiter.Obtain(bg, key, time.Second, nil)
-			if err != nil {
-				if bg.Err() == nil {
-					t.Error(err)
-				}
-				close(got)
-				return
+			wctx, cancel := context.WithTimeout(bg, 20*time.Second)
+			defer cancel()
+			l, err := waiter.Obtain(wctx, key, time.Second, nil)
+			if err == nil {
+				err = l.Release(ctx)
 			}
-			got <- time.Now()
-			l.Release(ctx)
+			done <- err
 		})
-		time.Sleep(100 * time.Millisecond) // the waiter's first attempt fails
-		released := time.Now()
+		waitQueued(t, rdb, key, 1) // the waiter's first attempt found the lock held
 		if err := holder.Release(ctx); err != nil {
 			t.Fatal(err)
 		}
-		at, ok := <-got
-		if !ok {
-			return
+		if err := <-done; err != nil {
+			t.Fatalf("the release did not wake the waiter: %v", err)
 		}
-		if d := at.Sub(released); d > 300*time.Millisecond {
-			t.Fatalf("waiter got the lock %v after the release", d)
+		hooks.mu.Lock()
+		attempts := hooks.attempts
+		hooks.mu.Unlock()
+		if attempts != 2 {
+			t.Fatalf("the waiter made %d attempts, want 2 (queue, then claim the hand-off)", attempts)
 		}
-		time.Sleep(1100 * time.Millisecond)
 		if left := keysMatching(t, rdb, key+"*"); len(left) != 0 {
 			t.Fatalf("lock keys left besides the fencing counter: %v", left)
 		}
