@@ -95,6 +95,7 @@ type recordingHooks struct {
 	contended int
 	renewFail int
 	lost      []error
+	lostAt    []time.Time // when each loss was reported
 	reloads   map[string]int
 	latencies []time.Duration
 }
@@ -123,6 +124,7 @@ func (h *recordingHooks) LockLost(_ string, cause error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.lost = append(h.lost, cause)
+	h.lostAt = append(h.lostAt, time.Now())
 }
 
 func (h *recordingHooks) ScriptReloaded(name string) {
@@ -180,4 +182,18 @@ func retryConclusive(t *testing.T, what string, d, most time.Duration, run func(
 		}
 		t.Logf("%s: the machine did not keep up with %v; again with %v", what, d, 2*d)
 	}
+}
+
+// lostPastDeadline tells whether the lock of l was found lost no sooner
+// than its Deadline, when the lease had run out, as a watchdog that no
+// renewal got through in time rightly reports it: found by the watchdog
+// (reported through h), or else by the test at seen. A loss found before
+// the Deadline means Redis let the lock go early.
+func (h *recordingHooks) lostPastDeadline(l *Lock, seen time.Time) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.lostAt) > 0 {
+		seen = h.lostAt[0]
+	}
+	return !seen.Before(l.Deadline())
 }

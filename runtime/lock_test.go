@@ -3,7 +3,7 @@ package runtime
 import (
 	"context"
 	"errors"
-	"net"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -353,61 +353,96 @@ func TestWrongTypeLock(t *testing.T) {
 	})
 }
 
+// TestKeepAlive: a watchdog keeps the lock over four of its leases, and its
+// context open; Release stops it and cancels the context, and nothing
+// renews after. A watchdog that no renewal got through for a whole lease
+// rightly reports the lock lost, as it did with a 300ms lease on a machine
+// at load 10-25: a run whose checks fail once the holder's Deadline has
+// passed is inconclusive, and the test runs again with a lease twice as
+// long; one that fails before fails the test.
 func TestKeepAlive(t *testing.T) {
 	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
-		ctx := context.Background()
-		hooks := &recordingHooks{}
-		c := New(rdb, &Options{Hooks: hooks})
-		key := Key("ka", tagged(t), "lock")
-		// Renewals every TTL/3 must each answer within the rest of the
-		// lease; 300ms leaves a loaded machine's scheduling delays room.
-		l, err := c.Obtain(ctx, key, 300*time.Millisecond, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		kctx, err := l.KeepAlive(ctx, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := l.KeepAlive(ctx, nil); !errors.Is(err, ErrInvalidArgument) {
-			t.Fatalf("second watchdog: %v", err)
-		}
-		time.Sleep(1300 * time.Millisecond) // over four TTLs
-		if kctx.Err() != nil {
-			t.Fatalf("watchdog context ended: %v", context.Cause(kctx))
-		}
-		if _, err := New(newClient(t, rdb), nil).Obtain(ctx, key, time.Second, &ObtainOptions{NoWait: true}); !errors.Is(err, ErrNotObtained) {
-			t.Fatalf("kept-alive lock taken: %v", err)
-		}
-		if !l.Deadline().After(time.Now()) {
-			t.Fatal("deadline not extended by renewals")
-		}
-		if err := l.Release(ctx); err != nil {
-			t.Fatal(err)
-		}
-		if kctx.Err() == nil {
-			t.Fatal("Release did not cancel the watchdog context")
-		}
-		if !errors.Is(context.Cause(kctx), context.Canceled) {
-			t.Fatalf("cause after Release: %v", context.Cause(kctx))
-		}
-		// Nothing renews after the release: a new owner's lock keeps its own
-		// TTL and the old token never appears again.
-		n, err := New(newClient(t, rdb), nil).Obtain(ctx, key, time.Second, &ObtainOptions{NoWait: true})
-		if err != nil {
-			t.Fatalf("obtain after release: %v", err)
-		}
-		time.Sleep(100 * time.Millisecond)
-		if owner := rdb.HGet(ctx, key, "owner").Val(); owner != n.Token() {
-			t.Fatalf("owner %q, want the new owner", owner)
-		}
-		if err := n.Release(ctx); err != nil {
-			t.Fatal(err)
-		}
-		if len(hooks.lost) != 0 {
-			t.Fatalf("lost reported: %v", hooks.lost)
-		}
+		retryConclusive(t, "lease", 300*time.Millisecond, 4*time.Second, func(attempt int, ttl time.Duration) bool {
+			return keepAlive(t, rdb, Key("ka", fmt.Sprintf("%s-%d", tagged(t), attempt), "lock"), ttl)
+		})
 	})
+}
+
+// keepAlive is one run of TestKeepAlive with a lease of ttl; it returns
+// false when the run was inconclusive.
+func keepAlive(t *testing.T, rdb redis.UniversalClient, key string, ttl time.Duration) bool {
+	ctx := context.Background()
+	hooks := &recordingHooks{}
+	c := New(rdb, &Options{Hooks: hooks})
+	start := time.Now()
+	l, err := c.Obtain(ctx, key, ttl, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// When Redis would have dropped the lock without renewals.
+	first, err := rdb.PExpireTime(ctx, key).Result()
+	if err != nil || first <= 0 {
+		t.Fatalf("PEXPIRETIME: %v %v", first, err)
+	}
+	kctx, err := l.KeepAlive(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.KeepAlive(ctx, nil); !errors.Is(err, ErrInvalidArgument) {
+		t.Fatalf("second watchdog: %v", err)
+	}
+	time.Sleep(4*ttl - time.Since(start))
+	var failure string
+	if kctx.Err() != nil {
+		failure = fmt.Sprintf("watchdog context ended: %v", context.Cause(kctx))
+	} else if o, err := New(newClient(t, rdb), nil).Obtain(ctx, key, time.Second, &ObtainOptions{NoWait: true}); !errors.Is(err, ErrNotObtained) {
+		if o != nil {
+			o.Release(ctx)
+		}
+		failure = fmt.Sprintf("kept-alive lock taken: %v", err)
+	} else if at, err := rdb.PExpireTime(ctx, key).Result(); err != nil || at <= first {
+		failure = fmt.Sprintf("PEXPIRETIME %v (%v), want past the first lease's %v", at, err, first)
+	} else if !l.Deadline().After(time.Now()) {
+		failure = "deadline not extended by renewals"
+	}
+	if failure != "" {
+		// Past the lease the holder knows of, the lock may be gone, rightly;
+		// before it, Redis must hold it.
+		if failed := time.Now(); hooks.lostPastDeadline(l, failed) {
+			t.Logf("inconclusive, %v past the deadline: %s", failed.Sub(l.Deadline()), failure)
+			l.Release(ctx)
+			return false
+		}
+		t.Fatal(failure)
+	}
+	if err := l.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if kctx.Err() == nil {
+		t.Fatal("Release did not cancel the watchdog context")
+	}
+	if !errors.Is(context.Cause(kctx), context.Canceled) {
+		t.Fatalf("cause after Release: %v", context.Cause(kctx))
+	}
+	// Nothing renews after the release: a new owner's lock keeps its own
+	// TTL and the old token never appears again.
+	n, err := New(newClient(t, rdb), nil).Obtain(ctx, key, time.Second, &ObtainOptions{NoWait: true})
+	if err != nil {
+		t.Fatalf("obtain after release: %v", err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if owner := rdb.HGet(ctx, key, "owner").Val(); owner != n.Token() {
+		t.Fatalf("owner %q, want the new owner", owner)
+	}
+	if err := n.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	hooks.mu.Lock()
+	defer hooks.mu.Unlock()
+	if len(hooks.lost) != 0 {
+		t.Fatalf("lost reported: %v", hooks.lost)
+	}
+	return true
 }
 
 func TestKeepAliveDetectsLoss(t *testing.T) {
@@ -429,9 +464,11 @@ func TestKeepAliveDetectsLoss(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// The watchdog notices at its next renewal, 20ms on, or when the
+		// lease runs out, 150ms on; past ten seconds it never will.
 		select {
 		case <-kctx.Done():
-		case <-time.After(time.Second):
+		case <-time.After(10 * time.Second):
 			t.Fatal("watchdog did not notice the lost lock")
 		}
 		if !errors.Is(context.Cause(kctx), ErrLockLost) {
@@ -455,71 +492,104 @@ func TestKeepAliveDetectsLoss(t *testing.T) {
 	})
 }
 
-// TestKeepAliveLeaseRunsOut cuts the watchdog off from Redis (its client's
-// connections go to a listener that never answers): the context must end by
-// the lease deadline, before Redis lets the lock go.
+// TestKeepAliveLeaseRunsOut cuts the watchdog off from Redis once a renewal
+// got through (its client is closed, standing in for a network partition):
+// the watchdog must end its context with ErrLockLost on its timer at the
+// lease deadline, which is before Redis lets the lock go. A run in which
+// the machine stalled past what the checks need (the lock gone before its
+// final expiry was read, or the watchdog's timer a quarter of the lease
+// late) is inconclusive, and the test runs again with a lease twice as
+// long. With a 200ms lease the expiry was read after the lock had gone.
 func TestKeepAliveLeaseRunsOut(t *testing.T) {
 	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
-		ctx := context.Background()
-		key := Key("kar", tagged(t), "lock")
-		var cut atomic.Bool
-		real := newClient(t, rdb)
-		// A plain client whose dialer fails once cut, standing in for a
-		// network partition; it talks to the master that owns the key.
-		addr := masterFor(t, rdb, key)
-		part := redis.NewClient(&redis.Options{
-			Addr:         addr,
-			ReadTimeout:  30 * time.Millisecond,
-			WriteTimeout: 30 * time.Millisecond,
-			MaxRetries:   -1,
-			Dialer: func(ctx context.Context, network, addr string) (net.Conn, error) {
-				if cut.Load() {
-					return nil, errors.New("partitioned")
-				}
-				var d net.Dialer
-				return d.DialContext(ctx, network, addr)
-			},
+		retryConclusive(t, "lease", time.Second, 8*time.Second, func(attempt int, ttl time.Duration) bool {
+			return keepAliveLeaseRunsOut(t, rdb, Key("kar", fmt.Sprintf("%s-%d", tagged(t), attempt), "lock"), ttl)
 		})
-		t.Cleanup(func() { part.Close() })
-		hooks := &recordingHooks{}
-		l, err := New(part, &Options{Hooks: hooks}).Obtain(ctx, key, 200*time.Millisecond, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		kctx, err := l.KeepAlive(ctx, &KeepAliveOptions{Interval: 50 * time.Millisecond})
-		if err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(120 * time.Millisecond) // at least one renewal
-		cut.Store(true)
-		part.Close() // drop pooled connections; new ones fail
-		// The expiry Redis holds now is final: no renewal gets through.
-		expireAt, err := real.PExpireTime(ctx, key).Result()
-		if err != nil || expireAt <= 0 {
-			t.Fatalf("PEXPIRETIME: %v %v", expireAt, err)
-		}
-		<-kctx.Done()
-		ended := time.Now()
-		if !errors.Is(context.Cause(kctx), ErrLockLost) {
-			t.Fatalf("cause %v, want ErrLockLost", context.Cause(kctx))
-		}
-		// Redis still held the lock at the holder's deadline: compare with
-		// the absolute expiry Redis set (same machine, same clock). The
-		// context ends when the watchdog's timer fires at that deadline;
-		// on a loaded machine the timer and this goroutine may run a few
-		// milliseconds late, which the check below bounds.
-		if dl := l.Deadline(); dl.UnixMilli() >= int64(expireAt/time.Millisecond) {
-			t.Fatalf("deadline %d ms, Redis expiry %d ms", dl.UnixMilli(), expireAt/time.Millisecond)
-		}
-		if ended.After(l.Deadline()) && ended.Sub(l.Deadline()) > 50*time.Millisecond {
-			t.Fatalf("context ended %v after the deadline", ended.Sub(l.Deadline()))
-		}
-		hooks.mu.Lock()
-		defer hooks.mu.Unlock()
-		if hooks.renewFail == 0 || len(hooks.lost) != 1 {
-			t.Fatalf("renew failures %d, lost %d", hooks.renewFail, len(hooks.lost))
-		}
 	})
+}
+
+// keepAliveLeaseRunsOut is one run of TestKeepAliveLeaseRunsOut with a
+// lease of ttl; it returns false when the run was inconclusive.
+func keepAliveLeaseRunsOut(t *testing.T, rdb redis.UniversalClient, key string, ttl time.Duration) bool {
+	ctx := context.Background()
+	observer := newClient(t, rdb)
+	// A plain client on the master that owns the key, closed to cut the
+	// watchdog off: every renewal then fails at once.
+	part := redis.NewClient(&redis.Options{Addr: masterFor(t, rdb, key), MaxRetries: -1})
+	t.Cleanup(func() { part.Close() })
+	hooks := &recordingHooks{}
+	l, err := New(part, &Options{Hooks: hooks}).Obtain(ctx, key, ttl, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := observer.PExpireTime(ctx, key).Result()
+	if err != nil || first <= 0 {
+		t.Fatalf("PEXPIRETIME: %v %v", first, err)
+	}
+	kctx, err := l.KeepAlive(ctx, &KeepAliveOptions{Interval: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A renewal got through: Redis's expiry moved.
+	renewed := first
+	for deadline := time.Now().Add(10 * time.Second); renewed <= first; {
+		if time.Now().After(deadline) {
+			t.Fatalf("no renewal reached Redis in 10s: PEXPIRETIME %v, first %v", renewed, first)
+		}
+		time.Sleep(5 * time.Millisecond)
+		asked := time.Now()
+		if renewed, err = observer.PExpireTime(ctx, key).Result(); err != nil {
+			t.Fatal(err)
+		}
+		if renewed < 0 {
+			if asked.UnixMilli() < int64(first/time.Millisecond) {
+				t.Fatalf("PEXPIRETIME %v before the expiry %v the lock was obtained with", renewed, first)
+			}
+			return false // the first lease ran out before a renewal was seen
+		}
+	}
+	part.Close()
+	// The expiry Redis holds now is final: no renewal gets through. It is
+	// no earlier than the one seen.
+	asked := time.Now()
+	expireAt, err := observer.PExpireTime(ctx, key).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if expireAt <= 0 {
+		if asked.UnixMilli() < int64(renewed/time.Millisecond) {
+			t.Fatalf("PEXPIRETIME %v before the expiry %v a renewal had set", expireAt, renewed)
+		}
+		return false
+	}
+	// The context ends when the watchdog's timer fires at the deadline;
+	// past ten seconds it never will.
+	select {
+	case <-kctx.Done():
+	case <-time.After(time.Until(l.Deadline()) + 10*time.Second):
+		t.Fatalf("the watchdog's context still open 10s after the deadline")
+	}
+	if !errors.Is(context.Cause(kctx), ErrLockLost) {
+		t.Fatalf("cause %v, want ErrLockLost", context.Cause(kctx))
+	}
+	// Redis still held the lock at the holder's deadline: compare with
+	// the absolute expiry Redis set (same machine, same clock).
+	if dl := l.Deadline(); dl.UnixMilli() >= int64(expireAt/time.Millisecond) {
+		t.Fatalf("deadline %d ms, Redis expiry %d ms", dl.UnixMilli(), expireAt/time.Millisecond)
+	}
+	hooks.mu.Lock()
+	defer hooks.mu.Unlock()
+	if hooks.renewFail == 0 || len(hooks.lost) != 1 {
+		t.Fatalf("renew failures %d, lost %d", hooks.renewFail, len(hooks.lost))
+	}
+	// The watchdog ends the context on its timer at the deadline, not on
+	// a later event. A timer that fired a quarter of the lease late (the
+	// machine did not run it) says nothing either way.
+	if late := hooks.lostAt[0].Sub(l.Deadline()); late > ttl/4 {
+		t.Logf("inconclusive: the watchdog reported the loss %v after the deadline", late)
+		return false
+	}
+	return true
 }
 
 // masterFor returns the address of the server that holds key.
@@ -536,44 +606,58 @@ func masterFor(t *testing.T, rdb redis.UniversalClient, key string) string {
 	return n.Options().Addr
 }
 
+// TestKeepAliveMaxHold: the watchdog keeps the lock up to its maximum
+// hold, then ends its context with ErrMaxHold and renews no more. The lease
+// is shorter than the maximum hold, so the watchdog must renew it at least
+// once to reach the maximum. A watchdog that no renewal got through for a
+// whole lease rightly reports the lock lost instead, past its Deadline (a
+// 60ms lease was lost so on a loaded machine under -race): that run is
+// inconclusive, and the test runs again with a lease twice as long.
 func TestKeepAliveMaxHold(t *testing.T) {
 	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
-		ctx := context.Background()
-		key := Key("kam", tagged(t), "lock")
-		// The lease (400ms) is shorter than the maximum hold (600ms), so
-		// the watchdog must renew it at least once to reach the maximum.
-		// The lease is long enough that a loaded machine under -race still
-		// renews in time: with a 60ms lease a late renewal lost the lock
-		// (correctly) before the maximum was reached.
-		const ttl, maxHold = 400 * time.Millisecond, 600 * time.Millisecond
-		l, err := New(rdb, nil).Obtain(ctx, key, ttl, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		start := time.Now()
-		kctx, err := l.KeepAlive(ctx, &KeepAliveOptions{MaxHold: maxHold})
-		if err != nil {
-			t.Fatal(err)
-		}
-		// A watchdog that never stops is caught by go test's -timeout,
-		// whose stack dump names this test.
-		<-kctx.Done()
-		held := time.Since(start)
-		if cause := context.Cause(kctx); !errors.Is(cause, ErrMaxHold) {
-			t.Fatalf("context ended after %v with cause %v, want ErrMaxHold", held, cause)
-		}
-		// The maximum is counted from the KeepAlive call, which came after
-		// start: it cannot end sooner.
-		if held < maxHold {
-			t.Fatalf("context ended after %v, before the maximum hold of %v", held, maxHold)
-		}
-		// No renewals after the maximum: the lock expires on its own, at
-		// most one lease after the last renewal.
-		time.Sleep(ttl + 100*time.Millisecond)
-		if n := rdb.Exists(ctx, key).Val(); n != 0 {
-			t.Fatal("lock renewed past its maximum hold time")
-		}
+		retryConclusive(t, "lease", 400*time.Millisecond, 4*time.Second, func(attempt int, ttl time.Duration) bool {
+			return keepAliveMaxHold(t, rdb, Key("kam", fmt.Sprintf("%s-%d", tagged(t), attempt), "lock"), ttl, 3*ttl/2)
+		})
 	})
+}
+
+// keepAliveMaxHold is one run of TestKeepAliveMaxHold; it returns false
+// when the run was inconclusive.
+func keepAliveMaxHold(t *testing.T, rdb redis.UniversalClient, key string, ttl, maxHold time.Duration) bool {
+	ctx := context.Background()
+	hooks := &recordingHooks{}
+	l, err := New(rdb, &Options{Hooks: hooks}).Obtain(ctx, key, ttl, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	kctx, err := l.KeepAlive(ctx, &KeepAliveOptions{MaxHold: maxHold})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A watchdog that never stops is caught by go test's -timeout,
+	// whose stack dump names this test.
+	<-kctx.Done()
+	held := time.Since(start)
+	if cause := context.Cause(kctx); !errors.Is(cause, ErrMaxHold) {
+		if errors.Is(cause, ErrLockLost) && hooks.lostPastDeadline(l, time.Now()) {
+			t.Logf("inconclusive: the lock was lost after %v, with %v", held, cause)
+			return false
+		}
+		t.Fatalf("context ended after %v with cause %v, want ErrMaxHold", held, cause)
+	}
+	// The maximum is counted from the KeepAlive call, which came after
+	// start: it cannot end sooner.
+	if held < maxHold {
+		t.Fatalf("context ended after %v, before the maximum hold of %v", held, maxHold)
+	}
+	// No renewals after the maximum: the lock expires on its own, at
+	// most one lease after the last renewal.
+	time.Sleep(ttl + 100*time.Millisecond)
+	if n := rdb.Exists(ctx, key).Val(); n != 0 {
+		t.Fatal("lock renewed past its maximum hold time")
+	}
+	return true
 }
 
 // TestGateOnePollerPerKey has many goroutines of one Client contend for a
