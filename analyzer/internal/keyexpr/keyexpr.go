@@ -15,7 +15,7 @@ import (
 
 	"github.com/slotlint/slotlint/analyzer/internal/analyzerdoc"
 	"github.com/slotlint/slotlint/analyzer/internal/astutil"
-	"github.com/slotlint/slotlint/analyzer/internal/clientpaths"
+	"github.com/slotlint/slotlint/internal/clientpaths"
 	"github.com/slotlint/slotlint/slot"
 )
 

@@ -5,7 +5,7 @@ import (
 	"go/types"
 	"strings"
 
-	"github.com/slotlint/slotlint/analyzer/internal/clientpaths"
+	"github.com/slotlint/slotlint/internal/clientpaths"
 	"github.com/slotlint/slotlint/slot"
 )
 

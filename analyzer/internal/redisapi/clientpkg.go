@@ -1,6 +1,6 @@
 package redisapi
 
-import "github.com/slotlint/slotlint/analyzer/internal/clientpaths"
+import "github.com/slotlint/slotlint/internal/clientpaths"
 
 // IsClientPackage reports whether path is a package of a client library
 // itself (not a package shipped beside it that only uses it). Rules do not

@@ -9,8 +9,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/inspector"
 
-	"github.com/slotlint/slotlint/analyzer/internal/clientpaths"
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
+	"github.com/slotlint/slotlint/internal/clientpaths"
 )
 
 // A frontEnd maps one client library's call shapes to Call and Tx records.

@@ -11,8 +11,8 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/slotlint/slotlint/analyzer/internal/astutil"
-	"github.com/slotlint/slotlint/analyzer/internal/clientpaths"
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
+	"github.com/slotlint/slotlint/internal/clientpaths"
 	"github.com/slotlint/slotlint/internal/rediscmd"
 )
 
