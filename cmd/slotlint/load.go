@@ -12,7 +12,7 @@ import (
 
 // loadPackages loads the named packages with everything the analyzers need
 // (their dependencies' syntax too: key builders are facts), the standard
-// library's declarations without their bodies (pkgload). When the
+// library's and the client libraries' declarations alone (pkgload). When the
 // patterns match nothing it says so and returns nil. A package that does
 // not load (a mistyped path, no module, a compile error) is reported once
 // per distinct error, with what to do, instead of once per analyzer as

@@ -44,12 +44,13 @@ type Config struct {
 	// files (packages.Config.Overlay); a load with an overlay is not
 	// shared with one without.
 	Overlay map[string][]byte
-	// StandardBodies keeps the function bodies of the standard library.
-	// By default they are dropped when parsing, as slotlint ./... does
-	// (internal/pkgload): the rules find nothing in the standard library
-	// and it exports no facts (keyexpr's TestStandardLibraryExportsNoFacts),
-	// while type-checking its bodies was most of every load. Its
-	// declarations, all that its importers' types need, are kept.
+	// StandardBodies loads every package whole. By default the standard
+	// library and the client libraries' own packages are kept to their
+	// declarations, as slotlint ./... loads them (internal/pkgload): the
+	// rules find nothing there and record no facts for them (keyexpr's
+	// TestStandardLibraryExportsNoFacts), while type-checking their bodies
+	// was most of every load. Their declarations, all that their
+	// importers' types need, are kept.
 	StandardBodies bool
 }
 
