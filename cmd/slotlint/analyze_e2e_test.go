@@ -41,7 +41,15 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// sharedBinary builds slotlint once for all the tests that run it.
+// sharedBinary builds slotlint once for all the tests that run it. The
+// build is the same file from any checkout of the same code (-trimpath: no
+// directory in it; -buildvcs=false: no commit): go vet keys its cache by a
+// hash of the tool's file, so that a new clone, or a commit that changes
+// only tests, finds the results of the go vet runs below for every
+// dependency of testdata/e2e in the cache (about 12 s of CPU per run with
+// flags of its own when not; BENCHMARKS.md, "How long make test takes").
+// The module's own packages are keyed by their directory, so a result is
+// never another checkout's.
 func sharedBinary(t *testing.T) string {
 	t.Helper()
 	binOnce.Do(func() {
@@ -50,7 +58,7 @@ func sharedBinary(t *testing.T) string {
 			return
 		}
 		binPath = filepath.Join(binDir, "slotlint")
-		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		out, err := exec.Command("go", "build", "-trimpath", "-buildvcs=false", "-o", binPath, ".").CombinedOutput()
 		if err != nil {
 			binErr = errors.New("go build: " + err.Error() + "\n" + string(out))
 		}
