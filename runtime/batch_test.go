@@ -231,7 +231,9 @@ func TestMaxUpdateFoldsQueuedCalls(t *testing.T) {
 
 // assertBatchersIdle fails the test when a batcher of c is left sending or
 // with calls queued once its callers have returned. A sender closes its
-// callers' done channels before it goes idle, so it is given a moment.
+// callers' done channels before it goes idle, so it is given time: ten
+// seconds, against the moment it needs, as its goroutine may wait for a
+// core on a loaded machine.
 func assertBatchersIdle(t *testing.T, c *Client) {
 	t.Helper()
 	busy := func() string {
@@ -247,7 +249,7 @@ func assertBatchersIdle(t *testing.T, c *Client) {
 		}
 		return ""
 	}
-	for range 100 {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
 		if busy() == "" {
 			return
 		}
@@ -361,7 +363,9 @@ func TestBatchersLeaveWhenIdle(t *testing.T) {
 		t.Fatalf("at most %d batchers during calls on %d slots: the test does not exercise them", p, tags)
 	}
 	t.Logf("up to %d batchers during the calls", peak.Load())
-	time.Sleep(100 * time.Millisecond) // well past the idle time
+	// Every sender is done, and then idle for well past the idle time.
+	assertBatchersIdle(t, c)
+	time.Sleep(100 * time.Millisecond)
 	// One more call on a new slot adds a batcher and sweeps the idle ones.
 	if _, err := c.MaxUpdate(ctx, value(tags), dirty(tags), "m", 1); err != nil {
 		t.Fatal(err)

@@ -29,7 +29,9 @@ func TestLeaseNeverShrinks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if pttl := rdb.PTTL(ctx, key).Val(); pttl < 9*time.Second {
+		// The cuts these checks catch leave 100ms or 50ms of a 10s lease;
+		// the bounds leave seconds for a loaded machine's round trips.
+		if pttl := rdb.PTTL(ctx, key).Val(); pttl < 5*time.Second {
 			t.Fatalf("re-entry with 100ms cut the lease to %v", pttl)
 		}
 		if err := inner.Release(ctx); err != nil {
@@ -38,11 +40,11 @@ func TestLeaseNeverShrinks(t *testing.T) {
 		if err := outer.Refresh(ctx, 50*time.Millisecond); err != nil {
 			t.Fatal(err)
 		}
-		if pttl := rdb.PTTL(ctx, key).Val(); pttl < 9*time.Second {
+		if pttl := rdb.PTTL(ctx, key).Val(); pttl < 5*time.Second {
 			t.Fatalf("refresh with 50ms cut the lease to %v", pttl)
 		}
 		time.Sleep(300 * time.Millisecond)
-		if time.Until(outer.Deadline()) < 8*time.Second {
+		if time.Until(outer.Deadline()) < 5*time.Second {
 			t.Fatalf("outer deadline %v away, want about 9.6s", time.Until(outer.Deadline()))
 		}
 		if l, err := other.Obtain(ctx, key, time.Second, &ObtainOptions{NoWait: true}); !errors.Is(err, ErrNotObtained) {
@@ -72,7 +74,7 @@ func TestLeaseNeverShrinks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if pttl := rdb.PTTL(ctx, key).Val(); pttl < 25*time.Second {
+		if pttl := rdb.PTTL(ctx, key).Val(); pttl < 20*time.Second {
 			t.Fatalf("LockAndSet re-entry with 50ms cut the lease to %v", pttl)
 		}
 		checkDeadline(t, rdb, key, outer, longer, set)
@@ -87,8 +89,9 @@ func TestLeaseNeverShrinks(t *testing.T) {
 }
 
 // checkDeadline asserts that each entry's Deadline is no later than the
-// lease Redis holds for key and at most 2s before it (the drift margin is
-// 1% of the lease).
+// lease Redis holds for key and at most 5s before it (the drift margin is
+// 1% of the lease, the rest is for round trips on a loaded machine; the
+// stale deadlines it catches are 10s or 20s short).
 func checkDeadline(t *testing.T, rdb redis.UniversalClient, key string, entries ...*Lock) {
 	t.Helper()
 	pttl := rdb.PTTL(context.Background(), key).Val()
@@ -98,7 +101,7 @@ func checkDeadline(t *testing.T, rdb redis.UniversalClient, key string, entries 
 		if d.After(expiry) {
 			t.Errorf("entry %d: deadline %v after the server's expiry", i, d.Sub(expiry))
 		}
-		if expiry.Sub(d) > 2*time.Second {
+		if expiry.Sub(d) > 5*time.Second {
 			t.Errorf("entry %d: deadline %v before the server's expiry (PTTL %v)", i, expiry.Sub(d), pttl)
 		}
 	}

@@ -730,16 +730,24 @@ func (h inflightHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 	}
 }
 
+// TestObtainWaitsForRelease: a waiting Obtain ends with its context, and
+// one that waits gets the lock once the holder releases it, long before the
+// holder's lease of a minute would have run out.
 func TestObtainWaitsForRelease(t *testing.T) {
 	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
 		ctx := context.Background()
 		key := Key("wait", tagged(t), "lock")
-		holder, err := New(rdb, nil).Obtain(ctx, key, 10*time.Second, nil)
+		holder, err := New(rdb, nil).Obtain(ctx, key, time.Minute, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		hooks := &recordingHooks{}
 		waiter := New(newClient(t, rdb), &Options{Hooks: hooks})
+		contended := func() int {
+			hooks.mu.Lock()
+			defer hooks.mu.Unlock()
+			return hooks.contended
+		}
 
 		// A deadline ends the wait with ErrNotObtained and the context's error.
 		short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
@@ -748,26 +756,33 @@ func TestObtainWaitsForRelease(t *testing.T) {
 			t.Fatalf("deadline: %v", err)
 		}
 
-		go func() {
-			time.Sleep(80 * time.Millisecond)
-			holder.Release(ctx)
-		}()
-		start := time.Now()
-		l, err := waiter.Obtain(ctx, key, time.Second, nil)
-		if err != nil {
+		seen := contended()
+		done := make(chan error, 1)
+		inBackground(t, func(bg context.Context) {
+			wctx, cancel := context.WithTimeout(bg, 30*time.Second)
+			defer cancel()
+			l, err := waiter.Obtain(wctx, key, time.Second, nil)
+			if err == nil {
+				err = l.Release(ctx)
+			}
+			done <- err
+		})
+		// The holder releases once the waiter found the lock held.
+		for deadline := time.Now().Add(10 * time.Second); contended() == seen; {
+			if time.Now().After(deadline) {
+				t.Fatal("the waiter never found the lock held")
+			}
+			time.Sleep(time.Millisecond)
+		}
+		if err := holder.Release(ctx); err != nil {
 			t.Fatal(err)
 		}
-		// Released after 80ms; with the backoff capped at 32ms the waiter
-		// must not wait anywhere near the holder's 10s TTL.
-		if waited := time.Since(start); waited > time.Second {
-			t.Fatalf("waited %v", waited)
-		}
-		if err := l.Release(ctx); err != nil {
-			t.Fatal(err)
+		if err := <-done; err != nil {
+			t.Fatalf("waiting for the release: %v", err)
 		}
 		hooks.mu.Lock()
 		defer hooks.mu.Unlock()
-		if hooks.obtains != 2 || hooks.contended == 0 || hooks.attempts <= hooks.obtains {
+		if hooks.obtains != 2 || hooks.attempts <= hooks.obtains {
 			t.Fatalf("hooks: %d obtains, %d attempts, %d contended", hooks.obtains, hooks.attempts, hooks.contended)
 		}
 	})
@@ -872,8 +887,10 @@ func TestReentryPastLocalPoller(t *testing.T) {
 			}
 			waiterDone <- err
 		}()
-		time.Sleep(50 * time.Millisecond) // the waiter is polling
-		rctx, cancel := context.WithTimeout(ctx, time.Second)
+		waitQueued(t, rdb, key, 1) // the waiter is polling
+		// Behind the poller the re-entry would wait for the lock's release,
+		// which never comes: the holder is the one re-entering.
+		rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		defer cancel()
 		again, err := c.Obtain(rctx, key, 10*time.Second, &ObtainOptions{Token: l.Token()})
 		if err != nil {
