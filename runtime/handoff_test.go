@@ -655,9 +655,17 @@ func TestQueueHeadThatLeft(t *testing.T) {
 		t.Run(how, func(t *testing.T) {
 			servers(t, func(t *testing.T, rdb redis.UniversalClient) {
 				ctx := context.Background()
-				opts := &Options{MaxBackoff: 2 * time.Millisecond, HandoffWindow: 50 * time.Millisecond}
+				// Hand-offs have a window of a minute, so that a waiter
+				// slow to claim on a loaded machine keeps its turn, but for
+				// the holder's release to a dead waiter, which lapses after
+				// 50ms.
+				opts := &Options{MaxBackoff: 2 * time.Millisecond, HandoffWindow: time.Minute}
+				holderOpts := *opts
+				if how == "died" {
+					holderOpts.HandoffWindow = 50 * time.Millisecond
+				}
 				key := Key("headleft", tagged(t), "lock")
-				holder, err := New(newClient(t, rdb), opts).Obtain(ctx, key, 10*time.Second, nil)
+				holder, err := New(newClient(t, rdb), &holderOpts).Obtain(ctx, key, 10*time.Second, nil)
 				must(t, err)
 				switch how {
 				case "cancelled":
@@ -675,7 +683,7 @@ func TestQueueHeadThatLeft(t *testing.T) {
 					}
 					waitQueued(t, rdb, key, 0) // it left the queue
 				case "died":
-					queueWaiter(t, rdb, key, "dead-token", "", time.Minute, opts.HandoffWindow, false)
+					queueWaiter(t, rdb, key, "dead-token", "", time.Minute, holderOpts.HandoffWindow, false)
 				}
 				var mu sync.Mutex
 				var order []string
