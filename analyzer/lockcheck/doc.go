@@ -28,10 +28,12 @@
 //     script.
 //   - SL1303 (retry.go): a loop around a lock acquisition that ends once
 //     the lock is taken and waits a duration the loop never changes
-//     (time.Sleep, time.After, time.Tick, a ticker). A periodic job that
-//     takes the lock each round and keeps looping is paced on purpose and
-//     not reported. Back off exponentially with jitter, as runtime's
-//     Client.Obtain does.
+//     (time.Sleep, time.After, time.Tick, a ticker). The acquisition may
+//     be a helper that returns only an error, nil once the lock is taken:
+//     the loop then ends on err == nil, or runs while err != nil. A
+//     periodic job that takes the lock each round and keeps looping is
+//     paced on purpose and not reported. Back off exponentially with
+//     jitter, as runtime's Client.Obtain does.
 //   - SL1304 (lostupdate.go): GET then SET of the same key, or HGET then
 //     HSET of the same field, where the written value or the decision to
 //     write depends on what was read, outside WATCH and scripts and not

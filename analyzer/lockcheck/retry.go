@@ -48,10 +48,11 @@ func (c *checker) retry() {
 // the next round (a periodic job) is paced on purpose.
 func leavesOnSuccess(f *fn, loop ast.Node, acquire *ast.CallExpr) bool {
 	t := newTaint(f, acquire)
+	o := newOutcome(f, acquire)
 	var body *ast.BlockStmt
 	switch l := loop.(type) {
 	case *ast.ForStmt:
-		if l.Cond != nil && t.mentions(l.Cond) {
+		if l.Cond != nil && (t.mentions(l.Cond) || o.is(l.Cond, token.NEQ)) {
 			return true
 		}
 		body = l.Body
@@ -70,10 +71,75 @@ func leavesOnSuccess(f *fn, loop ast.Node, acquire *ast.CallExpr) bool {
 			if t.mentions(n.Cond) && (exits(n.Body) || (n.Else != nil && exits(n.Else))) {
 				found = true
 			}
+			if o.is(n.Cond, token.EQL) && exits(n.Body) || o.is(n.Cond, token.NEQ) && n.Else != nil && exits(n.Else) {
+				found = true
+			}
 		}
 		return true
 	})
 	return found
+}
+
+// outcome is the error of an acquisition made by a helper that returns
+// only an error (func (l Lock) Lock(key string) error, nil once the lock
+// is taken): the acquisition call and the variables assigned from it.
+// The taint leaves errors out, since a Redis call's error is not its
+// data; here the helper's error is the only sign of success.
+type outcome struct {
+	info    *types.Info
+	acquire *ast.CallExpr
+	vars    map[*types.Var]bool
+}
+
+func newOutcome(f *fn, acquire *ast.CallExpr) *outcome {
+	info := f.pass.TypesInfo
+	if t := info.TypeOf(acquire); t == nil || !isError(t) {
+		return nil
+	}
+	o := &outcome{info: info, acquire: acquire, vars: map[*types.Var]bool{}}
+	ast.Inspect(f.body, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == 1 && len(as.Rhs) == 1 && ast.Unparen(as.Rhs[0]) == acquire {
+			if id, ok := ast.Unparen(as.Lhs[0]).(*ast.Ident); ok {
+				if v, ok := info.ObjectOf(id).(*types.Var); ok {
+					o.vars[v] = true
+				}
+			}
+		}
+		return true
+	})
+	return o
+}
+
+// is reports whether cond compares the outcome with nil by op: == nil
+// (taken) or != nil (not taken).
+func (o *outcome) is(cond ast.Expr, op token.Token) bool {
+	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if o == nil || !ok || b.Op != op {
+		return false
+	}
+	return o.nilIdent(b.Y) && o.of(b.X) || o.nilIdent(b.X) && o.of(b.Y)
+}
+
+func (o *outcome) of(e ast.Expr) bool {
+	e = ast.Unparen(e)
+	if e == ast.Expr(o.acquire) {
+		return true
+	}
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := o.info.Uses[id].(*types.Var)
+	return ok && o.vars[v]
+}
+
+func (o *outcome) nilIdent(e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	_, isNil := o.info.Uses[id].(*types.Nil)
+	return isNil
 }
 
 // exits reports whether n holds a return, or a break or goto that leaves

@@ -1,6 +1,7 @@
 package lockcheck
 
 import (
+	"errors"
 	"math/rand"
 	"time"
 
@@ -147,4 +148,57 @@ func batch(rdb *redis.Client, keys []string) {
 		}()
 	}
 	time.Sleep(time.Second)
+}
+
+// In the image of RichardKnop/machinery's redis lock (locks/redis): a
+// helper takes the lock and reports failure as an error, and the retry
+// loop around it waits the configured interval each time.
+type periodicLock struct {
+	rdb      *redis.Client
+	retries  int
+	interval time.Duration
+}
+
+var errLockTaken = errors.New("lock taken")
+
+func (l periodicLock) lock(key string, until int64) error {
+	ok, err := l.rdb.SetNX(ctx, key, until, time.Minute).Result()
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errLockTaken
+	}
+	return nil
+}
+
+func (l periodicLock) lockWithRetries(key string, until int64) error {
+	for i := 0; i <= l.retries; i++ {
+		err := l.lock(key, until)
+		if err == nil {
+			return nil
+		}
+		time.Sleep(l.interval) // want `lock retry loop on key waits a fixed interval \(l.interval\)`
+	}
+	return errLockTaken
+}
+
+// The same helper in the loop's condition: it goes round while taking
+// the lock fails.
+func (l periodicLock) lockUntilTaken(key string) {
+	for err := l.lock(key, 0); err != nil; err = l.lock(key, 0) {
+		time.Sleep(time.Second) // want `lock retry loop on key waits a fixed 1s`
+	}
+}
+
+// Silent: the loop gives up on the first failure and otherwise works and
+// waits for the next round; a failed lock is not retried.
+func (l periodicLock) everyMinute(key string) error {
+	for {
+		if err := l.lock(key, 0); err != nil {
+			return err
+		}
+		work()
+		time.Sleep(time.Minute)
+	}
 }
