@@ -209,8 +209,11 @@ func TestGolangciLintPlugin(t *testing.T) {
 		t.Errorf("unknown rule in settings: want the error %q\n%s%s", want, stdout, stderr)
 	}
 
-	// --fix applies the suggested {} fix.
-	src := `package fixme
+	// --fix applies the suggested {} fix, and both ways to silence one
+	// finding hold: golangci-lint's nolint and slotlint's own directive.
+	// One module holds both packages, so that the run after --fix checks
+	// both: each run type-checks go-redis again, in a new directory.
+	fixme := `package fixme
 
 import (
 	"context"
@@ -222,23 +225,6 @@ func Load(ctx context.Context, rdb *redis.Client, id string) {
 	rdb.MGet(ctx, "user:"+id+":name", "user:"+id+":email")
 }
 `
-	fixDir := copyModule(t, map[string]string{"fixme.go": src, ".golangci.yml": golangciConfig})
-	if code, _, stderr := golangciFindings(t, gcl, fixDir, "--fix"); code != 0 && code != 1 {
-		t.Fatalf("golangci-lint run --fix: exit %d\n%s", code, stderr)
-	}
-	b, err := os.ReadFile(filepath.Join(fixDir, "fixme.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if fixed := `rdb.MGet(ctx, "user:{"+id+"}:name", "user:{"+id+"}:email")`; !strings.Contains(string(b), fixed) {
-		t.Fatalf("--fix did not apply the fix:\n%s", b)
-	}
-	if code, got, stderr := golangciFindings(t, gcl, fixDir); code != 0 || len(got) != 0 {
-		t.Errorf("after --fix: exit %d, findings %v\n%s", code, got, stderr)
-	}
-
-	// Both ways to silence one finding: golangci-lint's nolint and
-	// slotlint's own directive.
 	quiet := `package quiet
 
 import (
@@ -254,10 +240,25 @@ func Load(ctx context.Context, rdb *redis.Client) {
 	rdb.MGet(ctx, "a:3", "b:3")
 }
 `
-	quietDir := copyModule(t, map[string]string{"quiet.go": quiet, ".golangci.yml": golangciConfig})
-	_, got, _ = golangciFindings(t, gcl, quietDir)
-	if len(got) != 1 || !strings.HasPrefix(got[0], "quiet.go:13:") {
-		t.Errorf("nolint and slotlint:ignore: findings %v, want only the one on line 13", got)
+	fixDir := copyModule(t, map[string]string{"fixme/fixme.go": fixme, "quiet/quiet.go": quiet, ".golangci.yml": golangciConfig})
+	if code, _, stderr := golangciFindings(t, gcl, fixDir, "--fix"); code != 0 && code != 1 {
+		t.Fatalf("golangci-lint run --fix: exit %d\n%s", code, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(fixDir, "fixme", "fixme.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fixed := `rdb.MGet(ctx, "user:{"+id+"}:name", "user:{"+id+"}:email")`; !strings.Contains(string(b), fixed) {
+		t.Fatalf("--fix did not apply the fix:\n%s", b)
+	}
+	// The silenced and the reported literal keys have no fix to apply.
+	if b, err := os.ReadFile(filepath.Join(fixDir, "quiet", "quiet.go")); err != nil || string(b) != quiet {
+		t.Fatalf("--fix changed quiet.go (%v):\n%s", err, b)
+	}
+	// After the fix, the only finding left is quiet.go's unsilenced line.
+	code, got, stderr = golangciFindings(t, gcl, fixDir)
+	if code != 1 || len(got) != 1 || !strings.HasPrefix(got[0], "quiet/quiet.go:13:") {
+		t.Errorf("after --fix, with nolint and slotlint:ignore: exit %d, findings %v, want only quiet.go's line 13\n%s", code, got, stderr)
 	}
 }
 
