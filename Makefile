@@ -17,7 +17,7 @@ FUZZWORKERS ?= 1
 # long make test takes") for what each package takes.
 TESTTIMEOUT ?= 8m
 
-.PHONY: test check check-race check-serial lint vet fmt-check go-test go-test-race go-test-norace go-test-volume fuzz integration bench bench-vet redis-shell
+.PHONY: test check check-race check-serial lint vet fmt-check go-test go-test-race go-test-norace go-test-plain go-test-volume fuzz integration bench bench-vet redis-shell
 
 test:
 	scripts/test-redis-test-env
@@ -25,15 +25,16 @@ test:
 
 # check runs inside the harness, in three lines side by side: the
 # race-enabled tests, then runtime's volume tests; the analyzer's tests;
-# lint, then a short run of every fuzz target, then the integrations. Each
-# line alone keeps at most two processes busy, and much of the race-enabled
+# lint, the packages tested without -race that are not the analyzer's,
+# then a short run of every fuzz target, then the integrations. Each line
+# alone keeps at most two processes busy, and much of the race-enabled
 # line waits on Redis (runtime's lock tests sleep past TTLs and pause
 # servers) or on the go command, so a third line fills the two cores
 # instead of leaving them idle (see BENCHMARKS.md, "How long make test
-# takes"). The volume tests close the race-enabled line, which ended first
-# in every timed run (by 90 to 270 s), not the analyzer's, which ended
-# last. go test prints each package's output as one block, so the lines do
-# not interleave within a package.
+# takes"). runtime's race-enabled tests and then its volume tests are the
+# longest chain (134 s and 62 s in a run with warm caches): what can run
+# elsewhere runs in the other lines. go test prints each package's output as one
+# block, so the lines do not interleave within a package.
 check:
 	@$(MAKE) --no-print-directory -j3 --output-sync=line timed-check-race timed-go-test-norace timed-check-serial
 
@@ -52,6 +53,7 @@ check-race:
 
 check-serial:
 	@$(MAKE) --no-print-directory lint
+	@$(MAKE) --no-print-directory go-test-plain
 	@$(MAKE) --no-print-directory fuzz
 	@$(MAKE) --no-print-directory integration
 
@@ -84,7 +86,19 @@ vet:
 # its dependencies in its test and has no goroutines either.
 NORACE = ./analyzer/... ./cmd/... ./internal/vetx
 
-go-test: go-test-race go-test-norace go-test-volume
+# Nor on these: their tests start no goroutine and call no code of
+# slotlint's that does (slot's hashing, generated tables and docs, output
+# writers, the plugin's settings), or run shell scripts (scripts' test runs
+# findings-diff, whose two slotlint builds are made without -race anyway).
+# The race detector would check nothing there; without it they take a
+# few seconds of CPU less (21.3 and 23.4 s with -race, 20.5 and 19.1 s
+# without, interleaved, load 11-13) and leave the race-enabled line, the
+# longest, for the lint line (BENCHMARKS.md, "How long make test takes").
+# A package that starts goroutines of its own belongs in the race-enabled
+# line.
+PLAIN = ./docs/... ./internal/keysout ./internal/rediscmd/... ./internal/ruleurl ./internal/sarif/... ./internal/stdlib ./internal/version ./plugin/... ./scripts ./slot
+
+go-test: go-test-race go-test-norace go-test-plain go-test-volume
 
 # go test starts the packages' test binaries in the order it is given
 # them, as many at a time as -p allows (the number of CPUs): the ones that
@@ -95,13 +109,17 @@ go-test: go-test-race go-test-norace go-test-volume
 # a half of the short packages, and the line then waited on it alone
 # (BENCHMARKS.md, "How long make test takes"). A package left out of this
 # list still runs, after these.
-RACE_FIRST = ./runtime ./scripts ./luacheck ./internal/pkgload ./internal/suitetest ./internal/keyspace
+RACE_FIRST = ./runtime ./luacheck ./internal/pkgload ./internal/suitetest ./internal/keyspace
 
 go-test-race:
-	$(GO) test -race -count=1 -timeout $(TESTTIMEOUT) $$($(GO) list $(RACE_FIRST) ./... | grep -v -x -F "$$($(GO) list $(NORACE))")
+	$(GO) test -race -count=1 -timeout $(TESTTIMEOUT) $$($(GO) list $(RACE_FIRST) ./... | grep -v -x -F "$$($(GO) list $(NORACE) $(PLAIN))")
 
 go-test-norace:
 	$(GO) test -count=1 -timeout $(TESTTIMEOUT) $(NORACE)
+
+# scripts' test, the longest of them (it builds slotlint twice), first.
+go-test-plain:
+	$(GO) test -count=1 -timeout $(TESTTIMEOUT) ./scripts $(PLAIN)
 
 # runtime's volume tests (100,000 locks or acquisitions) skip themselves
 # under -race, which makes each call three to four times as costly, and run
