@@ -39,7 +39,8 @@ check:
 	@$(MAKE) --no-print-directory -j3 --output-sync=line timed-check-race timed-go-test-norace timed-check-serial
 
 # timed-TARGET makes TARGET and prints how long it took, wall and CPU (its
-# processes and theirs): the line that ends last is the one to shorten.
+# processes and theirs): the line that ends last is the one to shorten, and
+# its steps, timed too, say where its time went.
 timed-%:
 	@if [ -x /usr/bin/time ]; then \
 		/usr/bin/time -f "make check: $* took %e s wall, %U s user + %S s system" $(MAKE) --no-print-directory $*; \
@@ -48,14 +49,14 @@ timed-%:
 	fi
 
 check-race:
-	@$(MAKE) --no-print-directory go-test-race
-	@$(MAKE) --no-print-directory go-test-volume
+	@$(MAKE) --no-print-directory timed-go-test-race
+	@$(MAKE) --no-print-directory timed-go-test-volume
 
 check-serial:
-	@$(MAKE) --no-print-directory lint
-	@$(MAKE) --no-print-directory go-test-plain
-	@$(MAKE) --no-print-directory fuzz
-	@$(MAKE) --no-print-directory integration
+	@$(MAKE) --no-print-directory timed-lint
+	@$(MAKE) --no-print-directory timed-go-test-plain
+	@$(MAKE) --no-print-directory timed-fuzz
+	@$(MAKE) --no-print-directory timed-integration
 
 # staticcheck is pinned by the tool directive in go.mod.
 lint: fmt-check vet bench-vet
