@@ -89,15 +89,15 @@ NORACE = ./analyzer/... ./cmd/... ./internal/vetx
 
 # Nor on these: their tests start no goroutine and call no code of
 # slotlint's that does (slot's hashing, generated tables and docs, output
-# writers, the plugin's settings), or run shell scripts (scripts' test runs
-# findings-diff, whose two slotlint builds are made without -race anyway).
-# The race detector would check nothing there; without it they take a
-# few seconds of CPU less (21.3 and 23.4 s with -race, 20.5 and 19.1 s
-# without, interleaved, load 11-13) and leave the race-enabled line, the
-# longest, for the lint line (BENCHMARKS.md, "How long make test takes").
-# A package that starts goroutines of its own belongs in the race-enabled
-# line.
-PLAIN = ./docs/... ./internal/keysout ./internal/rediscmd/... ./internal/ruleurl ./internal/sarif/... ./internal/stdlib ./internal/version ./plugin/... ./scripts ./slot
+# writers, the client libraries' paths, the plugin's settings), or run
+# shell scripts (scripts' test runs findings-diff, whose two slotlint
+# builds are made without -race anyway). The race detector would check
+# nothing there; without it they take a few seconds of CPU less (21.3 and
+# 23.4 s with -race, 20.5 and 19.1 s without, interleaved, load 11-13)
+# and leave the race-enabled line, the longest, for the lint line
+# (BENCHMARKS.md, "How long make test takes"). A package that starts
+# goroutines of its own belongs in the race-enabled line.
+PLAIN = ./docs/... ./internal/clientpaths ./internal/keysout ./internal/rediscmd/... ./internal/ruleurl ./internal/sarif/... ./internal/stdlib ./internal/version ./plugin/... ./scripts ./slot
 
 go-test: go-test-race go-test-norace go-test-plain go-test-volume
 
