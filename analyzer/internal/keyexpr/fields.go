@@ -394,6 +394,10 @@ func (x *Extractor) fieldValue(e *ast.SelectorExpr, f *types.Var, ev *env, depth
 		baseID, baseLabel, pos = uniqueID(e.X.Pos()), label(e.X), e.X.Pos()
 		x.holePos[baseID] = pos
 	}
+	// A field that holds one value as a whole (set from a constructor's
+	// parameter) prints as the field read here: c.prefix, not the
+	// constructor's cfg.Prefix behind the receiver.
+	_, whole := sum.SoleHole()
 	return sum.Substitute(func(h slot.Hole) (slot.Key, bool) {
 		hid, ok := idOf(h)
 		if !ok {
@@ -404,7 +408,11 @@ func (x *Extractor) fieldValue(e *ast.SelectorExpr, f *types.Var, ev *env, depth
 			return slot.Key{}, false
 		}
 		x.holeObj[id] = f
-		return x.hole(id, baseLabel+"."+h.Label, pos), true
+		lbl := baseLabel + "." + h.Label
+		if whole {
+			lbl = baseLabel + "." + e.Sel.Name
+		}
+		return x.hole(id, lbl, pos), true
 	}), true
 }
 

@@ -186,14 +186,6 @@ func (x *Extractor) varHole(v *types.Var, decl token.Pos) slot.Key {
 	return x.hole(id, v.Name(), decl)
 }
 
-func label(e ast.Expr) string {
-	s := types.ExprString(e)
-	if len(s) > 60 {
-		s = s[:57] + "..."
-	}
-	return s
-}
-
 func (x *Extractor) key(e ast.Expr, ev *env, depth int) slot.Key {
 	if depth > maxDepth || e == nil {
 		return x.unique(e)
@@ -602,9 +594,9 @@ func (x *Extractor) bind(k slot.Key, fn *types.Func, call *ast.CallExpr, ev *env
 		if cls, n, ok := hid.printedParam(); ok && n < len(call.Args) {
 			if safeClass(cls) {
 				if id, _, pos, ok := x.valueID(call.Args[n], ev, depth); ok {
-					return x.hole(printedID(cls, id), h.Label, pos), true
+					return x.hole(printedID(cls, id), callLabel(h.Label, sig, call), pos), true
 				}
-				return x.hole(safeUniqueID(call.Args[n].Pos()), h.Label, call.Args[n].Pos()), true
+				return x.hole(safeUniqueID(call.Args[n].Pos()), callLabel(h.Label, sig, call), call.Args[n].Pos()), true
 			}
 			verb := byte('v')
 			if cls == "dec" {
@@ -623,7 +615,7 @@ func (x *Extractor) bind(k slot.Key, fn *types.Func, call *ast.CallExpr, ev *env
 		if k, ok := x.bindReceiver(hid, h.Label, fn, call, ev, depth); ok {
 			return k, true
 		}
-		return x.hole(atCall(hid, call.Pos()), h.Label, call.Pos()), true
+		return x.hole(atCall(hid, call.Pos()), callLabel(h.Label, sig, call), call.Pos()), true
 	}), true
 }
 

@@ -19,7 +19,7 @@ func load(rdb *redis.ClusterClient, id string, n int, now, later time.Time) {
 	rdb.Del(ctx, keys.Num(n), "n:{"+strconv.Itoa(n)+"}") // the builder and an inline spelling agree
 	rdb.MGet(ctx, keys.Branchy(id, true), keys.User(id)) // no summary: the first key is unresolved, silent without -strict
 	rdb.MGet(ctx, keys.Daily(id, now), keys.Daily(id, later))
-	rdb.MGet(ctx, keys.Daily(id, now), "x:"+id) // want `MGET keys "d:\{" \+ id \+ "\}:" \+ t.Format\("2006-01-02"\) and "x:" \+ id share no hash tag`
+	rdb.MGet(ctx, keys.Daily(id, now), "x:"+id) // want `MGET keys "d:\{" \+ id \+ "\}:" \+ now.Format\("2006-01-02"\) and "x:" \+ id share no hash tag`
 	rdb.MGet(ctx, local(id), keys.UserCart(id))
 }
 
