@@ -698,8 +698,9 @@ func (x *Extractor) summaryDepth(fn *types.Func, depth int) (slot.Key, bool) {
 			return slot.Key{}, false
 		}
 	}
-	// A builder whose result is only an unknown value builds nothing.
-	if !hasLiteral(keys[0]) {
+	// A builder whose result is only an unknown value builds nothing; one
+	// that joins unknown values (ns + key) builds a key of their parts.
+	if _, sole := keys[0].SoleHole(); !hasLiteral(keys[0]) && (sole || !keys[0].OnlyHoles()) {
 		return slot.Key{}, false
 	}
 	s.key, s.ok = keys[0], true
