@@ -175,8 +175,7 @@ func (c *collector) assign(n *ast.AssignStmt) {
 	if !ok {
 		return
 	}
-	fn, _, ok := c.goRedisMethod(call)
-	if !ok || fn.Name() != "TxPipeline" {
+	if fn, _, ok := c.goRedisMethod(call); (!ok || fn.Name() != "TxPipeline") && c.interfaceTx(call) != "TxPipeline" {
 		return
 	}
 	v, ok := c.x.Var(n.Lhs[0])
@@ -265,8 +264,63 @@ func (c *collector) heldCallback(call *ast.CallExpr) {
 	c.res.Txs = append(c.res.Txs, tx)
 }
 
+// interfaceTx names the transaction a call starts through an interface
+// of the user's code that lists go-redis's TxPipeline or TxPipelined
+// (type clienter interface { TxPipeline() redis.Pipeliner; ... }), as
+// code that takes either a Client or a ClusterClient declares: its
+// pipeliner is go-redis's, so its commands are read like any other.
+// Other methods of such an interface stay unread.
+func (c *collector) interfaceTx(call *ast.CallExpr) string {
+	fn, ok := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
+	if !ok || fn.Pkg() == nil || IsGoRedis(fn.Pkg().Path()) {
+		return ""
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) {
+		return ""
+	}
+	params, results := sig.Params(), sig.Results()
+	switch fn.Name() {
+	case "TxPipeline":
+		if params.Len() == 0 && results.Len() == 1 && isGoRedisType(results.At(0).Type(), "Pipeliner") {
+			return "TxPipeline"
+		}
+	case "TxPipelined":
+		if params.Len() != 2 || sig.Variadic() {
+			return ""
+		}
+		cb, ok := params.At(1).Type().Underlying().(*types.Signature)
+		if ok && cb.Params().Len() == 1 && isGoRedisType(cb.Params().At(0).Type(), "Pipeliner") {
+			return "TxPipelined"
+		}
+	}
+	return ""
+}
+
+// txPipelined starts the transaction of TxPipelined(ctx, fn).
+func (c *collector) txPipelined(call *ast.CallExpr) {
+	tx := c.receiverTx(call)
+	v, body := c.funcParam(call.Args[1])
+	if tx == nil {
+		tx = &Tx{Node: call, Method: "TxPipelined", WatchComplete: true}
+		if body != nil {
+			tx.body = [2]token.Pos{body.Pos(), body.End()}
+		}
+		c.res.Txs = append(c.res.Txs, tx)
+	}
+	if v != nil {
+		c.txOf[v] = tx
+	} else {
+		c.namedCallback(call.Args[1], tx)
+	}
+}
+
 func (c *collector) call(call *ast.CallExpr) {
 	fn, recv, ok := c.goRedisMethod(call)
+	if !ok && c.interfaceTx(call) == "TxPipelined" {
+		c.txPipelined(call)
+		return
+	}
 	if !ok || recv == "" {
 		return
 	}
@@ -277,20 +331,7 @@ func (c *collector) call(call *ast.CallExpr) {
 	args := call.Args
 	switch {
 	case name == "TxPipelined" && len(args) == 2:
-		tx := c.receiverTx(call)
-		v, body := c.funcParam(args[1])
-		if tx == nil {
-			tx = &Tx{Node: call, Method: "TxPipelined", WatchComplete: true}
-			if body != nil {
-				tx.body = [2]token.Pos{body.Pos(), body.End()}
-			}
-			c.res.Txs = append(c.res.Txs, tx)
-		}
-		if v != nil {
-			c.txOf[v] = tx
-		} else {
-			c.namedCallback(args[1], tx)
-		}
+		c.txPipelined(call)
 		return
 	case name == "Watch" && len(args) >= 2 && recv != "Script":
 		tx := &Tx{Node: call, Method: "Watch", Watch: true}
