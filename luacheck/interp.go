@@ -382,7 +382,11 @@ func (in *interp) stmt(s ast.Stmt) {
 	case *ast.IfStmt:
 		in.expr(s.Condition)
 		in.cond(s.Condition)
-		in.branches(func() { in.block(s.Then) }, func() { in.block(s.Else) })
+		in.branches(func() {
+			narrowed := in.equalsKeys(s.Condition, nil)
+			in.block(s.Then)
+			in.widen(narrowed)
+		}, func() { in.block(s.Else) })
 	case *ast.NumberForStmt:
 		in.numberFor(s)
 	case *ast.GenericForStmt:
@@ -1005,6 +1009,63 @@ func (in *interp) cond(e ast.Expr) {
 			}
 		}
 	}
+}
+
+// equalsKeys narrows, for the branch a condition guards, a local compared
+// equal to a local holding one KEYS element: "for _, v in pairs(KEYS) do
+// if v == queue then redis.call('lpush', queue, ...)" uses a declared key,
+// whatever queue was built from. Only locals on both sides: reading them
+// runs nothing. It returns the locals narrowed, with their values before
+// and after.
+func (in *interp) equalsKeys(e ast.Expr, narrowed []narrowing) []narrowing {
+	switch e := e.(type) {
+	case *ast.LogicalOpExpr:
+		if e.Operator == "and" {
+			narrowed = in.equalsKeys(e.Lhs, narrowed)
+			narrowed = in.equalsKeys(e.Rhs, narrowed)
+		}
+	case *ast.RelationalOpExpr:
+		if e.Operator != "==" {
+			return narrowed
+		}
+		l, ok1 := e.Lhs.(*ast.IdentExpr)
+		r, ok2 := e.Rhs.(*ast.IdentExpr)
+		if !ok1 || !ok2 {
+			return narrowed
+		}
+		lv, rv := in.scope.lookup(l.Value), in.scope.lookup(r.Value)
+		if lv == nil || rv == nil {
+			return narrowed
+		}
+		if in.keysText(lv.val) {
+			lv, rv = rv, lv
+		}
+		if in.keysText(rv.val) && !in.keysText(lv.val) {
+			narrowed = append(narrowed, narrowing{lv, lv.val, rv.val.key})
+			in.setVar(lv, rv.val)
+		}
+	}
+	return narrowed
+}
+
+// widen gives the locals equalsKeys narrowed their values back at the end
+// of the branch, unless the branch wrote another: the narrowed value is
+// the same text, known only inside the guard.
+func (in *interp) widen(narrowed []narrowing) {
+	for i := len(narrowed) - 1; i >= 0; i-- {
+		n := narrowed[i]
+		if in.keysText(n.v.val) && n.v.val.key.Equal(n.to) {
+			n.v.val = n.old
+		}
+	}
+}
+
+// narrowing is a local equalsKeys narrowed: its value before, and the key
+// it was given.
+type narrowing struct {
+	v   *variable
+	old value
+	to  slot.Key
 }
 
 func isNilOrFalse(e ast.Expr) bool {
