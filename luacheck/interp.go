@@ -27,6 +27,9 @@ type variable struct {
 	guarded bool
 	// clamped: compared with a constant in a condition.
 	clamped bool
+	// positive: above zero on this path, the else branch of a test that
+	// it is at most zero (if n <= 0 then ... elseif n <= LLEN k ...).
+	positive bool
 	// validates is the variable this one was computed from by a function
 	// that yields nil for bad input (local d = string.match(raw, p)):
 	// testing d guards raw too.
@@ -270,6 +273,8 @@ func (in *interp) setVar(v *variable, val value) {
 	if val.maybeNil {
 		v.guarded = false
 	}
+	// A new value is not known to be above zero.
+	v.positive = false
 	v.val = val
 }
 
@@ -382,11 +387,24 @@ func (in *interp) stmt(s ast.Stmt) {
 	case *ast.IfStmt:
 		in.expr(s.Condition)
 		in.cond(s.Condition)
+		pos := in.positiveOtherwise(s.Condition)
 		in.branches(func() {
 			narrowed := in.equalsKeys(s.Condition, nil)
 			in.block(s.Then)
 			in.widen(narrowed)
-		}, func() { in.block(s.Else) })
+		}, func() {
+			var set []*variable
+			for _, v := range pos {
+				if !v.positive {
+					v.positive = true
+					set = append(set, v)
+				}
+			}
+			in.block(s.Else)
+			for _, v := range set {
+				v.positive = false
+			}
+		})
 	case *ast.NumberForStmt:
 		in.numberFor(s)
 	case *ast.GenericForStmt:
@@ -1000,6 +1018,7 @@ func (in *interp) cond(e ast.Expr) {
 				}
 			}
 		case "<", "<=", ">", ">=":
+			in.lengthGuard(e)
 			for _, pair := range [][2]ast.Expr{{e.Lhs, e.Rhs}, {e.Rhs, e.Lhs}} {
 				if id, ok := pair[0].(*ast.IdentExpr); ok && in.isConstant(pair[1]) {
 					if v := in.scope.lookup(id.Value); v != nil {

@@ -1,6 +1,7 @@
 package luacheck
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/yuin/gopher-lua/ast"
@@ -11,17 +12,20 @@ import (
 // What the script knows to exist, for LUA304: a read of a value the script
 // has just written (DECRBY k then GET k; HINCRBY k f then HGET k f), or one
 // its condition has tested (if redis.call('ZSCORE', k, m) then ...), does
-// not come back false.
+// not come back false; nor does the head or tail of a list a condition has
+// found not empty (n <= LLEN k with n > 0, then LINDEX k -1).
 
 // entry names a value: a key and, for hashes and sorted sets, a field or
-// member (hasField false for a string key).
+// member (hasField false for a string key); list marks the first or last
+// element of a list, there whenever the list is not empty.
 type entry struct {
 	key, field slot.Key
 	hasField   bool
+	list       bool
 }
 
 func (a entry) same(b entry) bool {
-	return a.key.Equal(b.key) && a.hasField == b.hasField && (!a.hasField || a.field.Equal(b.field))
+	return a.key.Equal(b.key) && a.hasField == b.hasField && a.list == b.list && (!a.hasField || a.field.Equal(b.field))
 }
 
 // readEntry is the value a nil-bulk read names: GET k, HGET k f, ZSCORE k m.
@@ -42,6 +46,18 @@ func readEntry(cmd string, args []value) (entry, bool) {
 	case "HGET", "ZSCORE":
 		f, ok := arg(2)
 		return entry{key: k, field: f, hasField: true}, ok
+	case "LLEN":
+		// Not a nil-bulk read: the length a condition compares (lengthGuard).
+		return entry{key: k, list: true}, true
+	case "LPOP", "RPOP":
+		// Without a count: one element, false only when the list is empty.
+		return entry{key: k, list: true}, len(args) == 2
+	case "LINDEX":
+		if len(args) == 3 {
+			if t, ok := args[2].literalText(); ok && (t == "0" || t == "-1") {
+				return entry{key: k, list: true}, true
+			}
+		}
 	}
 	return entry{}, false
 }
@@ -85,7 +101,9 @@ func (in *interp) wrote(cmd string, args []value) {
 		if ok {
 			in.present = append(in.present, entry{key: k, field: f, hasField: true})
 		}
-	case "DEL", "UNLINK", "GETDEL", "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT", "RENAME", "HDEL", "ZREM", "ZREMRANGEBYSCORE", "ZREMRANGEBYRANK", "ZPOPMIN", "ZPOPMAX":
+	case "DEL", "UNLINK", "GETDEL", "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT", "RENAME", "HDEL", "ZREM", "ZREMRANGEBYSCORE", "ZREMRANGEBYRANK", "ZPOPMIN", "ZPOPMAX",
+		"LPOP", "RPOP", "LTRIM", "LREM", "LMOVE", "RPOPLPUSH", "LMPOP":
+		// A pop or trim may leave a list empty.
 		in.present = slicesDeleteKey(in.present, k)
 	}
 }
@@ -122,4 +140,81 @@ func (in *interp) testedCall(call *ast.FuncCallExpr) {
 	if e, ok := in.reads[call]; ok {
 		in.present = append(in.present, e)
 	}
+}
+
+// lengthGuard marks a list not empty where a condition compares its length
+// so that it holds only for one element or more: LLEN k > 0, LLEN k >= 1,
+// or n <= LLEN k (LLEN k > n) with n a variable known to be above zero on
+// this path. A limit of 0 makes "0 <= LLEN k" hold for an empty list, so an
+// unknown n is no guard.
+func (in *interp) lengthGuard(e *ast.RelationalOpExpr) {
+	length, other, op := e.Lhs, e.Rhs, e.Operator
+	ent, ok := in.listLength(length)
+	if !ok {
+		length, other = e.Rhs, e.Lhs
+		if ent, ok = in.listLength(length); !ok {
+			return
+		}
+		// a < b is b > a.
+		op = map[string]string{"<": ">", "<=": ">=", ">": "<", ">=": "<="}[op]
+	}
+	positive := false
+	switch o := other.(type) {
+	case *ast.NumberExpr:
+		n, err := strconv.ParseFloat(o.Value, 64)
+		// A length is a whole number: above 0, or at least anything above 0.
+		positive = err == nil && (op == ">" && n >= 0 || op == ">=" && n > 0)
+	case *ast.IdentExpr:
+		v := in.scope.lookup(o.Value)
+		positive = v != nil && v.positive && (op == ">" || op == ">=")
+	}
+	if positive {
+		in.present = append(in.present, ent)
+	}
+}
+
+// listLength: e is a redis.call('LLEN', k) the script has evaluated.
+func (in *interp) listLength(e ast.Expr) (entry, bool) {
+	call, ok := e.(*ast.FuncCallExpr)
+	if !ok {
+		return entry{}, false
+	}
+	ent, ok := in.reads[call]
+	if !ok || !ent.list || len(call.Args) == 0 {
+		return entry{}, false
+	}
+	name, ok := call.Args[0].(*ast.StringExpr)
+	return ent, ok && strings.EqualFold(name.Value, "LLEN")
+}
+
+// positiveOtherwise lists the variables a condition's failure shows to be
+// above zero: n <= 0 (or n < c, n <= c with c >= 0, and the same turned
+// round), alone or as one side of "or", as in "if not n or n <= 0 then
+// ... else". The comparison raised no error, so n is a number.
+func (in *interp) positiveOtherwise(e ast.Expr) []*variable {
+	switch e := e.(type) {
+	case *ast.LogicalOpExpr:
+		if e.Operator == "or" {
+			return append(in.positiveOtherwise(e.Lhs), in.positiveOtherwise(e.Rhs)...)
+		}
+	case *ast.RelationalOpExpr:
+		id, num, op := e.Lhs, e.Rhs, e.Operator
+		if _, ok := id.(*ast.IdentExpr); !ok {
+			id, num = e.Rhs, e.Lhs
+			op = map[string]string{"<": ">", "<=": ">=", ">": "<", ">=": "<="}[op]
+		}
+		name, ok := id.(*ast.IdentExpr)
+		lit, ok2 := num.(*ast.NumberExpr)
+		if !ok || !ok2 {
+			return nil
+		}
+		c, err := strconv.ParseFloat(lit.Value, 64)
+		if err != nil || !(op == "<=" && c >= 0 || op == "<" && c > 0) {
+			return nil
+		}
+		if v := in.scope.lookup(name.Value); v != nil {
+			return []*variable{v}
+		}
+	}
+	return nil
 }

@@ -413,6 +413,7 @@ func TestRedisScriptErrors(t *testing.T) {
 		{"LUA302/bad_called_helper.lua", Options{}, 1, "attempted to access nonexistent global variable 'debug_lua'"},
 		{"LUA304/bad_maybe_nil.lua", Options{}, 2, "attempt to compare number with nil"},
 		{"LUA304/bad_other_value.lua", Options{}, 4, "attempt to compare nil with number"},
+		{"LUA304/bad_list_length_guard.lua", Options{}, 2, "attempt to perform arithmetic on a boolean value"},
 		{"LUA402/bad_blocking.lua", Options{}, 3, "This Redis command is not allowed from script"},
 		{"LUA403/bad_no_writes.lua", Options{}, 2, "Write commands are not allowed from read-only scripts"},
 		{"LUA001/bad_client_library.lua", Options{}, 0, "attempted to access nonexistent global variable 'ngx'"},
@@ -437,6 +438,9 @@ func TestRedisScriptErrors(t *testing.T) {
 			for i := range keys {
 				keys[i] = "{" + p + "}:" + strconv.Itoa(i)
 			}
+			// Each case leaves its keys deleted: a later one may need them
+			// missing (an empty list).
+			cleanup(t, keys...)
 			for _, s := range servers(t) {
 				_, err := evalErr(ctx, s.c, caseSource(t, tc.file), keys, "1")
 				if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -708,6 +712,7 @@ func TestRedisCleanScripts(t *testing.T) {
 		{"LUA304/good_guarded.lua", 3, []any{7}},
 		{"LUA304/good_validated.lua", 1, []any{1}},
 		{"LUA304/good_written_or_tested.lua", 3, []any{5, "m"}},
+		{"LUA304/good_list_length_guard.lua", 2, []any{3, 1000}},
 		{"LUA401/good_plain.lua", 1, nil},
 		{"LUA402/good_nonblocking.lua", 2, nil},
 		{"LUA403/good_no_writes.lua", 2, nil},
