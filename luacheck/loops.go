@@ -97,6 +97,10 @@ func (in *interp) numberFor(s *ast.NumberForStmt) {
 	init := in.expr(s.Init)
 	limit := in.expr(s.Limit)
 	in.expr(s.Step)
+	if countsDown(s.Step) {
+		// "for i = tonumber(ARGV[1]), 1, -1": the start sets the passes.
+		limit = init
+	}
 	loop := in.loopBody(s.Stmts, func() {
 		in.scope.declare(s.Name, value{kind: kNumber, src: init.src | limit.src})
 		if limit.src&fromWholeRead != 0 {
@@ -116,6 +120,25 @@ func (in *interp) numberFor(s *ast.NumberForStmt) {
 		}
 		in.reportBound(s, "for", limit, loop)
 	}
+}
+
+// countsDown: the step is a negative number literal (-1), so the loop
+// runs from its start down to its limit, and the start is its bound.
+func countsDown(step ast.Expr) bool {
+	if n, ok := step.(*ast.NumberExpr); ok {
+		f, err := strconv.ParseFloat(n.Value, 64)
+		return err == nil && f < 0
+	}
+	m, ok := step.(*ast.UnaryMinusOpExpr)
+	if !ok {
+		return false
+	}
+	n, ok := m.Expr.(*ast.NumberExpr)
+	if !ok {
+		return false
+	}
+	f, err := strconv.ParseFloat(n.Value, 64)
+	return err == nil && f > 0
 }
 
 // argvEachPass reports whether every pass of a numeric for loop reads

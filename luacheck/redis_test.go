@@ -717,6 +717,7 @@ func TestRedisCleanScripts(t *testing.T) {
 		{"LUA402/good_nonblocking.lua", 2, nil},
 		{"LUA403/good_no_writes.lua", 2, nil},
 		{"LUA102/good_math_min.lua", 2, []any{5}},
+		{"LUA102/good_count_down_clamped.lua", 2, []any{5}},
 		{"LUA102/good_checked_max.lua", 1, []any{5}},
 		{"LUA103/good_pages.lua", 4, []any{100}},
 		{"LUA103/good_scan_bounded.lua", 1, []any{"0"}},
