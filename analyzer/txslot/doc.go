@@ -20,6 +20,14 @@
 // Pipelined and Pipeline are split per node by cluster clients and are not
 // reported.
 //
+// Commands that no run of the code queues together are not related:
+// those in the two branches of an if, in two cases of a switch (without
+// fallthrough) or of a select, and a command in a block that ends in a
+// return or a panic against one after that block. Inside a loop of the
+// transaction's body every branch may run, one per pass, so there all
+// commands are related, as they are when a break, continue or goto could
+// skip the return.
+//
 // go-redis's cluster client does not send a transaction across slots:
 // from v9.11 TxPipeline and TxPipelined fail with redis.ErrCrossSlot
 // before anything is sent (the groundtruth tests check this on a real

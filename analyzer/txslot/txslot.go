@@ -2,6 +2,7 @@ package txslot
 
 import (
 	_ "embed"
+	"fmt"
 	"go/ast"
 
 	"golang.org/x/tools/go/analysis"
@@ -39,30 +40,47 @@ func run(pass *analysis.Pass) (any, error) {
 		return nil, nil
 	}
 	for _, tx := range res.Txs {
-		// One key per queued command stands for the command: a command
-		// whose own keys disagree is crossslot's finding.
-		keys := slotcheck.Expand(res.Keys, tx.SlotKeys())
-		if len(keys) < 2 {
-			continue
+		// Commands that never share a run (two branches of an if) never
+		// share a transaction: each run's keys are related apart, and a
+		// finding two runs share is reported once.
+		seen := map[string]bool{}
+		for _, run := range tx.SlotKeyRuns() {
+			check(r, res.Keys, cfg, tx, run, seen)
 		}
-		o := slotcheck.Relate(tx.Method+" transaction", keys, cfg.Slot)
-		if o.Kind == slot.SameSlot {
-			continue
-		}
-		if o.Opaque {
-			if k, ok := perElement(res.Keys, keys); ok && mayBeCluster(tx) {
-				r.Report(rules.TxSlots, k.Expr, nil, "%s transaction queues a command per element: keys %s and %s share a slot only if every key carries one hash tag, which nothing here shows (CROSSSLOT risk on a cluster)",
-					tx.Method, slotcheck.Describe(slotcheck.Key{Elem: k.Elem}, cfg.Slot), slotcheck.Describe(k, cfg.Slot))
-			}
-			continue
-		}
-		at := analysis.Range(tx.Node)
-		if o.B.Expr != nil {
-			at = o.B.Expr
-		}
-		r.Report(rules.TxSlots, at, nil, "%s", o.Message)
 	}
 	return nil, nil
+}
+
+// check relates the keys one run of tx queues, the first key of each
+// command standing for the command: a command whose own keys disagree is
+// crossslot's finding.
+func check(r *report.Reporter, x *keyexpr.Extractor, cfg *config.Config, tx *redisapi.Tx, run []keyexpr.Elem, seen map[string]bool) {
+	keys := slotcheck.Expand(x, run)
+	if len(keys) < 2 {
+		return
+	}
+	o := slotcheck.Relate(tx.Method+" transaction", keys, cfg.Slot)
+	if o.Kind == slot.SameSlot {
+		return
+	}
+	at, msg := analysis.Range(tx.Node), o.Message
+	if o.Opaque {
+		k, ok := perElement(x, keys)
+		if !ok || !mayBeCluster(tx) {
+			return
+		}
+		at = k.Expr
+		msg = fmt.Sprintf("%s transaction queues a command per element: keys %s and %s share a slot only if every key carries one hash tag, which nothing here shows (CROSSSLOT risk on a cluster)",
+			tx.Method, slotcheck.Describe(slotcheck.Key{Elem: k.Elem}, cfg.Slot), slotcheck.Describe(k, cfg.Slot))
+	} else if o.B.Expr != nil {
+		at = o.B.Expr
+	}
+	id := fmt.Sprintf("%d:%s", at.Pos(), msg)
+	if seen[id] {
+		return
+	}
+	seen[id] = true
+	r.Report(rules.TxSlots, at, nil, "%s", msg)
 }
 
 // perElement finds a key queued once per loop iteration that is a whole

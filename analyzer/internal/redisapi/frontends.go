@@ -68,6 +68,10 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	summarizeHelpers(pass, x, res)
+	root := res.ins.Root()
+	for _, tx := range res.Txs {
+		splitRuns(root, tx)
+	}
 	return res, nil
 }
 

@@ -112,6 +112,9 @@ type Tx struct {
 	WatchComplete bool
 	Calls         []*Call
 	body          [2]token.Pos
+	// runs, when some commands exclude each other, lists the sets of
+	// Calls (indices) one run can queue together (txruns.go).
+	runs [][]int
 }
 
 // Result is every Redis call of the package, in source order.

@@ -65,3 +65,20 @@ func multiHelpers(c redis.Conn, page, day string) {
 	sendHit(c, page)
 	sendTotal(c)
 }
+
+// One branch's command or the other's: never both in one MULTI.
+func multiBranches(c redis.Conn, id string, admin bool) {
+	c.Send("MULTI")
+	if admin {
+		c.Send("INCR", "admins:"+id)
+	} else {
+		c.Send("INCR", "users:"+id)
+	}
+	c.Do("EXEC")
+	c.Send("MULTI")
+	if admin {
+		c.Send("INCR", "admins:"+id)
+	}
+	c.Send("INCR", "users:"+id) // want `MULTI transaction keys "admins:" \+ id and "users:" \+ id share no hash tag`
+	c.Do("EXEC")
+}
