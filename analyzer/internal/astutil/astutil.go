@@ -91,3 +91,17 @@ func EnclosingFuncAt(ins *inspector.Inspector, pos token.Pos) ast.Node {
 	}
 	return EnclosingFunc(c)
 }
+
+// Stmts is the statement list of a block or of a case or select clause,
+// nil for any other node.
+func Stmts(n ast.Node) []ast.Stmt {
+	switch n := n.(type) {
+	case *ast.BlockStmt:
+		return n.List
+	case *ast.CaseClause:
+		return n.Body
+	case *ast.CommClause:
+		return n.Body
+	}
+	return nil
+}

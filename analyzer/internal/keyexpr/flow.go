@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/slotlint/slotlint/analyzer/internal/astutil"
 )
 
 // assign is one write of a local variable.
@@ -272,15 +274,7 @@ func (f *flow) governing(v *types.Var, use token.Pos) *assign {
 // endsInReturn reports whether a block's or clause's last statement is a
 // return.
 func endsInReturn(n ast.Node) bool {
-	var list []ast.Stmt
-	switch n := n.(type) {
-	case *ast.BlockStmt:
-		list = n.List
-	case *ast.CaseClause:
-		list = n.Body
-	case *ast.CommClause:
-		list = n.Body
-	}
+	list := astutil.Stmts(n)
 	if len(list) == 0 {
 		return false
 	}

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ast/edge"
 	"golang.org/x/tools/go/ast/inspector"
 
+	"github.com/slotlint/slotlint/analyzer/internal/astutil"
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
 )
 
@@ -227,17 +228,7 @@ func endsBefore(p txPath, top int, first, later inspector.Cursor) bool {
 		return false
 	}
 	for _, c := range p.nodes[1:top] {
-		var list []ast.Stmt
-		switch n := c.Node().(type) {
-		case *ast.BlockStmt:
-			list = n.List
-		case *ast.CaseClause:
-			list = n.Body
-		case *ast.CommClause:
-			list = n.Body
-		default:
-			continue
-		}
+		list := astutil.Stmts(c.Node())
 		if len(list) > 0 && terminates(list[len(list)-1]) && !jumps(c.Node()) {
 			return true
 		}
