@@ -143,14 +143,17 @@ func countsDown(step ast.Expr) bool {
 
 // argvEachPass reports whether every pass of a numeric for loop reads
 // ARGV at an index that moves with the loop variable ("ARGV[i]",
-// "ARGV[1 + i]", "ARGV[base + i]" with base unchanged by the body) and
-// uses that entry where nil raises an error: as an operand of "..", or of
-// arithmetic, in a statement of the body itself (not inside a branch, a
-// nested loop or a short-circuit operand), so that a pass past the last
-// argument fails the script. The real server's wording is "attempt to
-// concatenate a nil value" (TestRedisArgvEachPass). The passes are then
-// at most the number of arguments the request carries, as for a loop to
-// #ARGV.
+// "ARGV[1 + i]", "ARGV[base + i]" with base unchanged by the body), or
+// takes the next KEYS or ARGV entry through a getter (cursorEntry), and
+// uses that entry, directly or through a local of the body holding it,
+// where nil raises an error: as an operand of "..", or of arithmetic, or
+// as an argument of redis.call, in a statement of the body itself (not
+// inside a branch, a nested loop or a short-circuit operand), so that a
+// pass past the last argument fails the script. The real server's
+// wording is "attempt to concatenate a nil value" or "Lua redis lib
+// command arguments must be strings or integers" (TestRedisArgvEachPass).
+// The passes are then at most the number of arguments the request
+// carries, as for a loop to #ARGV.
 func (in *interp) argvEachPass(s *ast.NumberForStmt) bool {
 	if s.Step != nil {
 		n, ok := s.Step.(*ast.NumberExpr)
@@ -197,7 +200,19 @@ func (in *interp) argvEachPass(s *ast.NumberForStmt) bool {
 		}
 		return false
 	}
+	// copies are the body's locals that hold an entry as is ("local
+	// eventId = ARGV[1 + i]", "local key = getKey()"), declared by a
+	// statement of the body itself and never assigned: a later use of
+	// one where nil raises uses the entry.
+	copies := map[string]bool{}
+	assigned := writtenNames(s.Stmts, false)
 	entry := func(e ast.Expr) bool {
+		switch e := e.(type) {
+		case *ast.IdentExpr:
+			return copies[e.Value]
+		case *ast.FuncCallExpr:
+			return in.cursorEntry(e, s.Stmts, written)
+		}
 		g, ok := e.(*ast.AttrGetExpr)
 		if !ok || !in.isArgvTable(g.Object) {
 			return false
@@ -225,8 +240,12 @@ func (in *interp) argvEachPass(s *ast.NumberForStmt) bool {
 			if strict(e.Func, depth+1) || strict(e.Receiver, depth+1) {
 				return true
 			}
+			// redis.call raises on a nil argument ("Lua redis lib
+			// command arguments must be strings or integers"); pcall
+			// returns the error instead.
+			raises := in.isRedisCall(e)
 			for _, a := range e.Args {
-				if strict(a, depth+1) {
+				if raises && entry(a) || strict(a, depth+1) {
 					return true
 				}
 			}
@@ -246,6 +265,9 @@ func (in *interp) argvEachPass(s *ast.NumberForStmt) bool {
 		switch st := st.(type) {
 		case *ast.LocalAssignStmt:
 			es = st.Exprs
+			for i, name := range st.Names {
+				copies[name] = len(st.Names) == len(st.Exprs) && !assigned[name] && entry(st.Exprs[i])
+			}
 		case *ast.AssignStmt:
 			es = st.Rhs
 		case *ast.FuncCallStmt:
@@ -271,6 +293,132 @@ func (in *interp) isArgvTable(e ast.Expr) bool {
 		return v.val.kind == kArgv
 	}
 	return id.Value == "ARGV" && !in.c.opts.Function
+}
+
+// isRedisCall reports whether call is redis.call, the sandbox's own.
+func (in *interp) isRedisCall(call *ast.FuncCallExpr) bool {
+	g, ok := call.Func.(*ast.AttrGetExpr)
+	if !ok || call.Receiver != nil {
+		return false
+	}
+	obj, ok := g.Object.(*ast.IdentExpr)
+	key, kok := g.Key.(*ast.StringExpr)
+	return ok && kok && obj.Value == "redis" && key.Value == "call" && in.scope.lookup("redis") == nil
+}
+
+// cursorEntry reports whether call calls a function of the script that
+// returns the next KEYS or ARGV entry at a cursor it advances on every
+// call, as
+//
+//	local getArgv = function()
+//	  local argv = ARGV[argvIdx]
+//	  argvIdx = argvIdx + 1
+//	  return argv
+//	end
+//
+// does (or "argvIdx = argvIdx + 1; return ARGV[argvIdx]"): each call takes
+// another entry, as ARGV[1 + i] does on each pass of a loop. A loop body
+// (body, whose assigned names are written) that moves the cursor itself,
+// or writes into the table, could take one entry again.
+func (in *interp) cursorEntry(call *ast.FuncCallExpr, body []ast.Stmt, written map[string]bool) bool {
+	id, ok := call.Func.(*ast.IdentExpr)
+	if !ok || call.Receiver != nil || len(call.Args) != 0 {
+		return false
+	}
+	b := in.scope.lookup(id.Value)
+	if b == nil || b.val.kind != kFunc || b.val.fn == nil || b.val.fn.method {
+		return false
+	}
+	def := b.val.fn.def
+	if len(def.ParList.Names) != 0 || def.ParList.HasVargs || len(def.Stmts) < 2 {
+		return false
+	}
+	// at is T[c] with T the KEYS or ARGV table and c a name.
+	at := func(e ast.Expr) (table, cursor string, ok bool) {
+		g, ok := e.(*ast.AttrGetExpr)
+		if !ok {
+			return "", "", false
+		}
+		t, tok := g.Object.(*ast.IdentExpr)
+		c, cok := g.Key.(*ast.IdentExpr)
+		if !tok || !cok || (t.Value != "KEYS" && t.Value != "ARGV") || in.c.opts.Function || in.scope.lookup(t.Value) != nil {
+			return "", "", false
+		}
+		return t.Value, c.Value, true
+	}
+	var table, cursor, copied string
+	advanced := false
+	for i, st := range def.Stmts {
+		last := i == len(def.Stmts)-1
+		switch st := st.(type) {
+		case *ast.LocalAssignStmt:
+			if last || copied != "" || len(st.Names) != 1 || len(st.Exprs) != 1 {
+				return false
+			}
+			if table, cursor, ok = at(st.Exprs[0]); !ok || advanced || st.Names[0] == cursor {
+				return false
+			}
+			copied = st.Names[0]
+		case *ast.AssignStmt:
+			if last || advanced || len(st.Lhs) != 1 || len(st.Rhs) != 1 {
+				return false
+			}
+			c, ok := st.Lhs[0].(*ast.IdentExpr)
+			if !ok || !advances(c.Value, st.Rhs[0]) || (cursor != "" && c.Value != cursor) {
+				return false
+			}
+			cursor, advanced = c.Value, true
+		case *ast.ReturnStmt:
+			if !last || !advanced || len(st.Exprs) != 1 {
+				return false
+			}
+			if r, ok := st.Exprs[0].(*ast.IdentExpr); ok && copied != "" {
+				if r.Value != copied {
+					return false
+				}
+			} else if t, c, ok := at(st.Exprs[0]); !ok || copied != "" || c != cursor {
+				return false
+			} else {
+				table = t
+			}
+		default:
+			return false
+		}
+	}
+	return table != "" && !written[cursor] && !tableWritten(body, table)
+}
+
+// advances reports whether e is "name + n" with n a positive number.
+func advances(name string, e ast.Expr) bool {
+	a, ok := e.(*ast.ArithmeticOpExpr)
+	if !ok || a.Operator != "+" {
+		return false
+	}
+	l, lok := a.Lhs.(*ast.IdentExpr)
+	n, nok := a.Rhs.(*ast.NumberExpr)
+	if !lok || !nok || l.Value != name {
+		return false
+	}
+	f, err := strconv.ParseFloat(n.Value, 64)
+	return err == nil && f > 0
+}
+
+// tableWritten reports whether stmts assign into the global table name.
+func tableWritten(stmts []ast.Stmt, name string) bool {
+	found := false
+	inspect(stmtNodes(stmts), func(n any) bool {
+		if a, ok := n.(*ast.AssignStmt); ok {
+			for _, l := range a.Lhs {
+				if g, ok := l.(*ast.AttrGetExpr); ok {
+					if id, ok := g.Object.(*ast.IdentExpr); ok && id.Value == name {
+						found = true
+					}
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // argvWritten reports whether stmts assign into the ARGV table, which

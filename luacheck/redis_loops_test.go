@@ -426,16 +426,26 @@ func TestRedisArgvEachPass(t *testing.T) {
 		t.Fatalf("count past the entries: got %v, want the concatenation error", err)
 	}
 
+	// getter takes the next argument at a cursor it advances, as a
+	// workflow engine's scripts read their variable-length requests.
+	const getter = "local at = 2\nlocal nextArg = function()\n  local arg = ARGV[at]\n  at = at + 1\n  return arg\nend\n"
 	loops := []struct {
-		name, use string
-		raises    bool
+		name, pre, use string
+		raises         bool
 	}{
-		{"concatenation", "local key = KEYS[2] .. ARGV[1 + i]", true},
-		{"arithmetic", "local n = 0 + ARGV[1 + i]", true},
-		{"copy", "local entry = ARGV[1 + i]", false},
+		{"concatenation", "", "local key = KEYS[2] .. ARGV[1 + i]", true},
+		{"arithmetic", "", "local n = 0 + ARGV[1 + i]", true},
+		{"copy", "", "local entry = ARGV[1 + i]", false},
+		{"command argument", "", "redis.call('SET', KEYS[2] .. 'last', ARGV[1 + i])", true},
+		{"copy, then a command argument", "", "local entry = ARGV[1 + i]\n  redis.call('SET', KEYS[2] .. 'last', entry)", true},
+		{"pcall argument", "", "redis.pcall('SET', KEYS[2] .. 'last', ARGV[1 + i])", false},
+		{"getter, then a command argument", getter, "local entry = nextArg()\n  redis.call('SET', KEYS[2] .. 'last', entry)", true},
+		{"getter, then a concatenation", getter, "local key = KEYS[2] .. nextArg()", true},
+		{"getter, then a copy", getter, "local entry = nextArg()", false},
+		{"getter, then a pcall argument", getter, "redis.pcall('SET', KEYS[2] .. 'last', nextArg())", false},
 	}
 	for _, l := range loops {
-		script := fmt.Sprintf("for i = 1, tonumber(ARGV[1]) do\n  %s\n  redis.call('INCR', KEYS[1])\nend\nreturn 0\n", l.use)
+		script := fmt.Sprintf("%sfor i = 1, tonumber(ARGV[1]) do\n  %s\n  redis.call('INCR', KEYS[1])\nend\nreturn 0\n", l.pre, l.use)
 		c.Del(ctx, counter)
 		const count, entries = 5000, 3
 		err := c.Eval(ctx, script, []string{counter, p + "q:"}, count, 7, 8, 9).Err()
