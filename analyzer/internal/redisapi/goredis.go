@@ -135,8 +135,11 @@ func (c *collector) handOff(call *ast.CallExpr) {
 // its receiver's type.
 func (c *collector) goRedisMethod(call *ast.CallExpr) (*types.Func, string, bool) {
 	fn, ok := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
-	if !ok || fn.Pkg() == nil || !IsGoRedis(fn.Pkg().Path()) {
+	if !ok || fn.Pkg() == nil {
 		return nil, "", false
+	}
+	if !IsGoRedis(fn.Pkg().Path()) {
+		return goRedisShaped(fn)
 	}
 	sig := fn.Type().(*types.Signature)
 	if sig.Recv() == nil {
@@ -151,6 +154,74 @@ func (c *collector) goRedisMethod(call *ast.CallExpr) (*types.Func, string, bool
 		name = n.Obj().Name()
 	}
 	return fn, name, true
+}
+
+// goRedisShaped returns go-redis's own method when fn is a method of an
+// interface of the user's code that go-redis's UniversalClient (or
+// Cmdable) lists with the same name and an identical signature, as code
+// that takes either a Client or a ClusterClient declares (type clienter
+// interface { Get(ctx context.Context, key string) *redis.StringCmd; Del(ctx
+// context.Context, keys ...string) *redis.IntCmd; ... }): whatever
+// implements it answers with go-redis's commands, so the call is read as
+// go-redis's. A method whose signature differs in anything (a wrapper's
+// Get(key string) (string, error)) stays unread.
+func goRedisShaped(fn *types.Func) (*types.Func, string, bool) {
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) {
+		return nil, "", false
+	}
+	pkg := goRedisPackageOf(sig)
+	if pkg == nil {
+		return nil, "", false
+	}
+	for _, name := range []string{"UniversalClient", "Cmdable"} {
+		obj, ok := pkg.Scope().Lookup(name).(*types.TypeName)
+		if !ok {
+			continue
+		}
+		iface, ok := obj.Type().Underlying().(*types.Interface)
+		if !ok {
+			continue
+		}
+		for m := range iface.Methods() {
+			if m.Name() == fn.Name() && types.Identical(m.Type(), sig) {
+				return m, name, true
+			}
+		}
+	}
+	return nil, "", false
+}
+
+// goRedisPackageOf is the go-redis package a type in sig's parameters or
+// results comes from (*redis.StringCmd, redis.Pipeliner), or nil.
+func goRedisPackageOf(sig *types.Signature) *types.Package {
+	var found *types.Package
+	var visit func(t types.Type, depth int)
+	visit = func(t types.Type, depth int) {
+		if found != nil || depth > 4 {
+			return
+		}
+		switch t := types.Unalias(t).(type) {
+		case *types.Pointer:
+			visit(t.Elem(), depth+1)
+		case *types.Slice:
+			visit(t.Elem(), depth+1)
+		case *types.Named:
+			if p := t.Obj().Pkg(); p != nil && IsGoRedis(p.Path()) {
+				found = p
+			}
+		case *types.Signature:
+			for v := range t.Params().Variables() {
+				visit(v.Type(), depth+1)
+			}
+		}
+	}
+	for _, tuple := range []*types.Tuple{sig.Results(), sig.Params()} {
+		for v := range tuple.Variables() {
+			visit(v.Type(), 0)
+		}
+	}
+	return found
 }
 
 // receiverTx is the transaction a call's receiver belongs to.
