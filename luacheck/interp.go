@@ -215,10 +215,13 @@ type interp struct {
 	namesElsewhere int
 	// quietNil is a nil test that nilBesideFalse found redundant.
 	quietNil *ast.RelationalOpExpr
+	// truthDone are the expressions LUA305 reported, each once however
+	// often its code is analysed, or found harmless (quietTruth).
+	truthDone map[ast.Expr]bool
 }
 
 func newInterp(c *checker) *interp {
-	return &interp{c: c, analysed: map[*ast.FunctionExpr]bool{}}
+	return &interp{c: c, analysed: map[*ast.FunctionExpr]bool{}, truthDone: map[ast.Expr]bool{}}
 }
 
 // runChunk analyses the chunk; closureWrites is walkChunk's.
@@ -386,6 +389,7 @@ func (in *interp) stmt(s ast.Stmt) {
 		in.repeatStmt(s)
 	case *ast.IfStmt:
 		in.expr(s.Condition)
+		in.truthTested(s.Condition, false)
 		in.cond(s.Condition)
 		pos := in.positiveOtherwise(s.Condition)
 		in.branches(func() {
@@ -675,7 +679,16 @@ func (in *interp) expr(e ast.Expr) value {
 		if t := nilBesideFalse(e); t != nil {
 			in.quietNil = t
 		}
+		// "head and #head > 0", "not head or #head == 0": the other side
+		// does the work; the truth test is redundant, not wrong.
+		in.quietTruth(e.Lhs, e.Rhs)
+		in.quietTruth(e.Rhs, e.Lhs)
 		l := in.expr(e.Lhs)
+		if e.Operator == "and" {
+			// "reply and a or b": the reply decides. A reply before "or"
+			// only makes the default dead, which is harmless.
+			in.truthTested(e.Lhs, false)
+		}
 		in.cond(e.Lhs)
 		r := in.expr(e.Rhs)
 		if e.Operator == "or" {
@@ -719,6 +732,7 @@ func (in *interp) expr(e ast.Expr) value {
 		return value{kind: kNumber, src: v.src, minus: true}
 	case *ast.UnaryNotOpExpr:
 		in.expr(e.Expr)
+		in.truthTested(e.Expr, true)
 		in.cond(e.Expr)
 		return value{kind: kBool}
 	case *ast.UnaryLenOpExpr:

@@ -34,6 +34,7 @@ func (in *interp) loopBody(stmts []ast.Stmt, prelude func()) *loopCtx {
 
 func (in *interp) whileStmt(s *ast.WhileStmt) {
 	in.expr(s.Condition)
+	in.truthTested(s.Condition, false)
 	// The bound is read before the condition's own comparison counts as
 	// a clamp: "while n > 0" does not bound n.
 	bound := in.boundOf(s.Condition)
@@ -71,6 +72,7 @@ func (in *interp) repeatStmt(s *ast.RepeatStmt) {
 			in.stmt(st)
 		}
 		in.expr(s.Condition)
+		in.truthTested(s.Condition, false)
 		in.cond(s.Condition)
 		in.scope = saved
 	}, nil)

@@ -651,6 +651,65 @@ func TestRedisArrayReplies(t *testing.T) {
 	}
 }
 
+// TestRedisIntegerReplies: the commands LUA305 calls integer replies give
+// a number in Lua (on a missing key, or for RENAMENX, which fails there,
+// on a string), and a number,
+// 0 included, and an empty table are true: "if reply then" takes the true
+// side and "not reply" is false, as the checker says.
+func TestRedisIntegerReplies(t *testing.T) {
+	p := "{" + redistest.Prefix(t) + "}"
+	args := map[string]string{
+		"EXISTS": "KEYS[1]", "HEXISTS": "KEYS[1], 'f'", "SISMEMBER": "KEYS[1], 'm'",
+		"SETNX": "KEYS[1], 'v'", "HSETNX": "KEYS[1], 'f', 'v'", "MSETNX": "KEYS[1], 'v'",
+		"RENAMENX": "KEYS[1], KEYS[2]", "EXPIRE": "KEYS[1], 60", "PEXPIRE": "KEYS[1], 60000",
+		"EXPIREAT": "KEYS[1], 4102444800", "PEXPIREAT": "KEYS[1], 4102444800000",
+		"PERSIST": "KEYS[1]", "SMOVE": "KEYS[1], KEYS[2], 'm'", "DEL": "KEYS[1]",
+		"UNLINK": "KEYS[1]", "SADD": "KEYS[1], 'm'", "SREM": "KEYS[1], 'm'",
+		"HDEL": "KEYS[1], 'f'", "ZREM": "KEYS[1], 'm'", "LREM": "KEYS[1], 0, 'v'",
+		"LLEN": "KEYS[1]", "SCARD": "KEYS[1]", "ZCARD": "KEYS[1]", "HLEN": "KEYS[1]",
+		"STRLEN": "KEYS[1]", "INCR": "KEYS[1]", "DECR": "KEYS[1]", "INCRBY": "KEYS[1], 2",
+		"DECRBY": "KEYS[1], 2", "HINCRBY": "KEYS[1], 'f', 2", "LPUSH": "KEYS[1], 'v'",
+		"RPUSH": "KEYS[1], 'v'", "HSET": "KEYS[1], 'f', 'v'", "ZCOUNT": "KEYS[1], 0, 9",
+		"TTL": "KEYS[1]", "PTTL": "KEYS[1]", "TOUCH": "KEYS[1]", "PUBLISH": "KEYS[1], 'm'",
+		"GETBIT": "KEYS[1], 7", "SETBIT": "KEYS[1], 7, 1", "PFADD": "KEYS[1], 'e'",
+		"XLEN": "KEYS[1]", "COPY": "KEYS[1], KEYS[2]",
+	}
+	if len(args) != len(integerReply) {
+		t.Fatalf("%d commands tested, %d listed", len(args), len(integerReply))
+	}
+	ctx := context.Background()
+	for _, s := range servers(t) {
+		for cmd := range integerReply {
+			keys := []string{p + "missing:" + cmd, p + "other:" + cmd}
+			cleanup(t, keys...)
+			src := "local r = redis.call('" + cmd + "', " + args[cmd] + ") return type(r) == 'number' and 1 or 0"
+			if cmd == "RENAMENX" {
+				// the one that fails on a missing key ("no such key")
+				src = "redis.call('SET', KEYS[1], 'v') " + src
+			}
+			v, err := s.c.Eval(ctx, src, keys).Int()
+			if err != nil || v != 1 {
+				t.Errorf("%s: %s on a missing key: %v %v, want a number", s.name, cmd, v, err)
+			}
+		}
+		for _, tt := range []struct{ script, want string }{
+			{"if redis.call('EXISTS', KEYS[1]) then return 'true side' end return 'false side'", "true side"},
+			{"if not redis.call('SISMEMBER', KEYS[1], 'm') then return 'not taken' end return 'not false'", "not false"},
+			{"return redis.call('HEXISTS', KEYS[1], 'f') and 'and right' or 'or right'", "and right"},
+			{"local r = redis.call('SMEMBERS', KEYS[1]) if r then return 'empty table true' end return 'false'", "empty table true"},
+		} {
+			keys := []string{p + "nothing"}
+			got, err := s.c.Eval(ctx, tt.script, keys).Text()
+			if err != nil || got != tt.want {
+				t.Errorf("%s: %s: %q %v, want %q", s.name, tt.script, got, err, tt.want)
+			}
+			if fs := rules(Check([]byte(tt.script), Options{})); !slices.Contains(fs, RuleTruthTest) {
+				t.Errorf("checker on %s: %v, want %s", tt.script, fs, RuleTruthTest)
+			}
+		}
+	}
+}
+
 // TestRedisKeysSeesOneNode: KEYS in a script on a cluster sees only the
 // node it runs on (LUA401's message).
 func TestRedisKeysSeesOneNode(t *testing.T) {

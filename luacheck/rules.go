@@ -14,6 +14,7 @@ const (
 	RuleMissingGlobal   = "LUA302"
 	RuleNilCompare      = "LUA303"
 	RuleMaybeNil        = "LUA304"
+	RuleTruthTest       = "LUA305"
 	RuleDangerous       = "LUA401"
 	RuleNoScript        = "LUA402"
 	RuleWriteInReadOnly = "LUA403"
@@ -93,6 +94,11 @@ var Rules = []Rule{
 		ID: RuleMaybeNil, Title: "arithmetic or ordering on a value that may be nil/false",
 		Why: "GET and friends return false for a missing key and tonumber(false) is nil; arithmetic or < on it raises an error. A read of a value the script has just written (INCRBY/DECRBY/SET then GET, HINCRBY/HSET then HGET, ZINCRBY then ZSCORE) or whose read a condition tested is not reported; nor is the first or last element of a list a condition found not empty (LLEN k > 0, or n <= LLEN k where an earlier branch ruled out n <= 0, then LINDEX k -1 or RPOP k)",
 		Bad: "if tonumber(redis.call('GET', KEYS[1])) >= 10 then return 0 end", Good: "if (tonumber(redis.call('GET', KEYS[1])) or 0) >= 10 then return 0 end",
+	},
+	{
+		ID: RuleTruthTest, Title: "integer or array reply tested for truth",
+		Why: "In Lua only nil and false are false. An integer reply is a number, and 0 is true: if redis.call('EXISTS', k) then, if redis.call('SISMEMBER', s, m) then or redis.call('HEXISTS', h, f) and x always take the true side, and not of such a reply is always false, whatever the key holds; an array reply is a table, true even when empty. Reported where the reply itself (or a local holding it) is the condition of if, while or repeat, the operand of not, or the left operand of and (before or it only makes a default unused). Compare integers (== 1, > 0) and test a table's length (#reply > 0). Commands whose missing value is a nil bulk reply (GET, HGET, ZSCORE...) arrive as false and test correctly",
+		Bad: "if redis.call('EXISTS', KEYS[1]) then return redis.call('GET', KEYS[1]) end return 'none'", Good: "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('GET', KEYS[1]) end return 'none'",
 	},
 	{
 		ID: RuleDangerous, Title: "dangerous command in a script",

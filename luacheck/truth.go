@@ -1,0 +1,127 @@
+package luacheck
+
+import (
+	"strings"
+
+	"github.com/yuin/gopher-lua/ast"
+)
+
+// integerReply are commands whose reply, when they succeed, is an integer
+// (a number in Lua): 0 and 1 for the yes/no ones (EXISTS, SISMEMBER,
+// SETNX, EXPIRE...), a count or a length for the others. Redis 7.0's
+// command table has no reply schema, so they are listed; a test checks
+// each on a real server.
+var integerReply = map[string]bool{
+	"EXISTS": true, "HEXISTS": true, "SISMEMBER": true, "SETNX": true,
+	"HSETNX": true, "MSETNX": true, "RENAMENX": true, "EXPIRE": true,
+	"PEXPIRE": true, "EXPIREAT": true, "PEXPIREAT": true, "PERSIST": true,
+	"SMOVE": true, "DEL": true, "UNLINK": true, "SADD": true, "SREM": true,
+	"HDEL": true, "ZREM": true, "LREM": true, "LLEN": true, "SCARD": true,
+	"ZCARD": true, "HLEN": true, "STRLEN": true, "INCR": true, "DECR": true,
+	"INCRBY": true, "DECRBY": true, "HINCRBY": true, "LPUSH": true,
+	"RPUSH": true, "HSET": true, "ZCOUNT": true, "TTL": true, "PTTL": true,
+	"TOUCH": true, "PUBLISH": true, "GETBIT": true, "SETBIT": true,
+	"PFADD": true, "XLEN": true, "COPY": true,
+}
+
+// truthTested runs LUA305 on e, an expression whose truth decides
+// something: an if, while or repeat condition, the operand of not, an
+// operand of and/or. In Lua only nil and false are false: an integer
+// reply (0 included) and an array reply (an empty table included) are
+// always true. negated: e is the operand of not, which is then always
+// false.
+func (in *interp) truthTested(e ast.Expr, negated bool) {
+	switch x := e.(type) {
+	case *ast.LogicalOpExpr:
+		in.quietTruth(x.Lhs, x.Rhs)
+		in.quietTruth(x.Rhs, x.Lhs)
+		in.truthTested(x.Lhs, negated)
+		in.truthTested(x.Rhs, negated)
+		return
+	case *ast.UnaryNotOpExpr:
+		in.truthTested(x.Expr, !negated)
+		return
+	}
+	cmd, line, col, ok := in.directReply(e)
+	if !ok || in.truthDone[e] {
+		return
+	}
+	outcome := "always true"
+	if negated {
+		outcome = "always false"
+	}
+	switch {
+	case integerReply[cmd]:
+		in.truthDone[e] = true
+		in.c.reportCol(line, col, RuleTruthTest, "the reply of %s is tested for truth: it is an integer, and 0 is true in Lua (only nil and false are false), so the test is %s (compare it: == 1, > 0)", cmd, outcome)
+	case arrayReply[cmd]:
+		in.truthDone[e] = true
+		in.c.reportCol(line, col, RuleTruthTest, "the reply of %s is tested for truth: it is a table, and an empty table is true in Lua, so the test is %s (test #reply > 0)", cmd, outcome)
+	}
+}
+
+// directReply is the command whose reply e is, as is: a redis.call or
+// redis.pcall with the command written out, or a local holding such a
+// reply; and where e starts.
+func (in *interp) directReply(e ast.Expr) (cmd string, line, col int, ok bool) {
+	switch x := e.(type) {
+	case *ast.FuncCallExpr:
+		g, isAttr := x.Func.(*ast.AttrGetExpr)
+		if !isAttr || x.Receiver != nil || len(x.Args) == 0 {
+			return "", 0, 0, false
+		}
+		obj, isID := g.Object.(*ast.IdentExpr)
+		fn, isStr := g.Key.(*ast.StringExpr)
+		name, isName := x.Args[0].(*ast.StringExpr)
+		if !isID || !isStr || !isName || obj.Value != "redis" || in.scope.lookup("redis") != nil ||
+			(fn.Value != "call" && fn.Value != "pcall") {
+			return "", 0, 0, false
+		}
+		p := in.argPos(x, 0)
+		if p.Line == 0 {
+			p = Position{Line: x.Line(), Column: in.c.toks.column(x.Line(), "redis")}
+		}
+		return strings.ToUpper(name.Value), p.Line, p.Column, true
+	case *ast.IdentExpr:
+		v := in.scope.lookup(x.Value)
+		if v == nil || v.val.kind != kReply || !v.val.direct || v.val.cmd == "" {
+			return "", 0, 0, false
+		}
+		p, found := in.identPosition(x)
+		if !found {
+			p = Position{Line: x.Line(), Column: in.c.toks.column(x.Line(), x.Value)}
+		}
+		return v.val.cmd, p.Line, p.Column, true
+	}
+	return "", 0, 0, false
+}
+
+// quietTruth marks operand, a local (or not of one), as a harmless truth
+// test when other, the other side of its and/or, reads it again: "head and
+// #head > 0", "not zpop or #zpop == 0", "n and n > 0". The test is then
+// redundant, the other side doing the work.
+func (in *interp) quietTruth(operand, other ast.Expr) {
+	for {
+		n, ok := operand.(*ast.UnaryNotOpExpr)
+		if !ok {
+			break
+		}
+		operand = n.Expr
+	}
+	id, ok := operand.(*ast.IdentExpr)
+	if ok && mentions(other, id.Value) {
+		in.truthDone[id] = true
+	}
+}
+
+// mentions reports whether e reads the name.
+func mentions(e ast.Expr, name string) bool {
+	found := false
+	inspect([]any{e}, func(n any) bool {
+		if x, ok := n.(*ast.IdentExpr); ok && x.Value == name {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
