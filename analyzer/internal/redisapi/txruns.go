@@ -3,6 +3,7 @@ package redisapi
 import (
 	"go/ast"
 	"go/token"
+	"slices"
 
 	"golang.org/x/tools/go/ast/edge"
 	"golang.org/x/tools/go/ast/inspector"
@@ -95,33 +96,63 @@ func splitRuns(root inspector.Cursor, tx *Tx) {
 	}
 }
 
+// maxSteps bounds the search for the runs; past it the transaction's
+// commands are related as one set.
+const maxSteps = 20000
+
 // cliques calls f with each maximal set of vertices no two of which are
-// apart (Bron–Kerbosch on the complement), in ascending order, while f
-// returns true; it reports whether it listed them all.
+// apart (Bron–Kerbosch with a pivot, on the complement of apart) while f
+// returns true; it reports whether it listed them all within maxSteps.
 func cliques(apart [][]bool, f func([]int) bool) bool {
+	near := func(v, w int) bool { return v != w && !apart[v][w] }
+	steps := 0
 	var walk func(r, p, x []int) bool
 	walk = func(r, p, x []int) bool {
+		if steps++; steps > maxSteps {
+			return false
+		}
 		if len(p) == 0 && len(x) == 0 {
 			return f(r)
 		}
-		for len(p) > 0 {
-			v := p[0]
+		// The pivot with the most neighbours in p: only p's vertices
+		// apart from it start a branch.
+		pivot, most := -1, -1
+		for _, set := range [][]int{p, x} {
+			for _, u := range set {
+				n := 0
+				for _, w := range p {
+					if near(u, w) {
+						n++
+					}
+				}
+				if n > most {
+					pivot, most = u, n
+				}
+			}
+		}
+		var branches []int
+		for _, v := range p {
+			if !near(pivot, v) {
+				branches = append(branches, v)
+			}
+		}
+		for _, v := range branches {
 			var np, nx []int
-			for _, w := range p[1:] {
-				if !apart[v][w] {
+			for _, w := range p {
+				if near(v, w) {
 					np = append(np, w)
 				}
 			}
 			for _, w := range x {
-				if !apart[v][w] {
+				if near(v, w) {
 					nx = append(nx, w)
 				}
 			}
 			if !walk(append(r[:len(r):len(r)], v), np, nx) {
 				return false
 			}
-			p = p[1:]
-			x = append(x, v)
+			p = slices.DeleteFunc(slices.Clone(p), func(w int) bool { return w == v })
+			x = append(x[:len(x):len(x)], v)
 		}
 		return true
 	}

@@ -61,4 +61,20 @@ func TestCliques(t *testing.T) {
 	if n != maxRuns+1 {
 		t.Errorf("listed %d runs after the stop, want %d", n, maxRuns+1)
 	}
+
+	// Sixty-four commands, two of them apart: two runs, found at once
+	// (a search without a pivot visits every subset here).
+	near := make([][]bool, 64)
+	for i := range near {
+		near[i] = make([]bool, 64)
+	}
+	near[0][1], near[1][0] = true, true
+	runs = nil
+	if !cliques(near, func(c []int) bool { runs = append(runs, slices.Clone(c)); return true }) {
+		t.Fatal("64 commands, one pair apart: the listing gave up")
+	}
+	if len(runs) != 2 || len(runs[0]) != 63 || len(runs[1]) != 63 {
+		t.Errorf("64 commands, one pair apart: got %d runs, want 2 of 63", len(runs))
+	}
 }
+
