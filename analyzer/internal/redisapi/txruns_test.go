@@ -77,4 +77,3 @@ func TestCliques(t *testing.T) {
 		t.Errorf("64 commands, one pair apart: got %d runs, want 2 of 63", len(runs))
 	}
 }
-
