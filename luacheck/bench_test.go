@@ -67,3 +67,13 @@ func BenchmarkDeepInput(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLongAndChain checks a condition of 4,900 operands joined by
+// and: every operand's truth test looks at its neighbours only, so the
+// cost grows with the chain, not with its square.
+func BenchmarkLongAndChain(b *testing.B) {
+	src := []byte(longAndChain(4900))
+	for b.Loop() {
+		Check(src, Options{})
+	}
+}

@@ -573,3 +573,18 @@ func TestJoinKeys(t *testing.T) {
 		}
 	}
 }
+
+// longAndChain is a condition of n operands joined by and, its last a
+// redis.call reply tested for truth (LUA305).
+func longAndChain(n int) string {
+	return "local a = KEYS[1]\nif " + strings.Repeat("a and ", n-1) + "redis.call('EXISTS', a) then return 1 end\nreturn 0\n"
+}
+
+// TestLongAndChain: a condition near the tree's depth bound is checked,
+// and its one truth test of an integer reply reported once.
+func TestLongAndChain(t *testing.T) {
+	f := only(t, Check([]byte(longAndChain(4900)), Options{}), RuleTruthTest)
+	if f.Pos.Line != 2 {
+		t.Errorf("LUA305 at %v, want line 2", f.Pos)
+	}
+}

@@ -684,9 +684,10 @@ func (in *interp) expr(e ast.Expr) value {
 		in.quietTruth(e.Lhs, e.Rhs)
 		in.quietTruth(e.Rhs, e.Lhs)
 		l := in.expr(e.Lhs)
-		if e.Operator == "and" {
+		if _, chain := e.Lhs.(*ast.LogicalOpExpr); e.Operator == "and" && !chain {
 			// "reply and a or b": the reply decides. A reply before "or"
-			// only makes the default dead, which is harmless.
+			// only makes the default dead, which is harmless. (An and/or
+			// on the left tests its own operands when it is evaluated.)
 			in.truthTested(e.Lhs, false)
 		}
 		in.cond(e.Lhs)

@@ -114,10 +114,15 @@ func (in *interp) quietTruth(operand, other ast.Expr) {
 	}
 }
 
-// mentions reports whether e reads the name.
+// mentions reports whether e, a small expression, reads the name. Past
+// 64 nodes it answers no: a long chain of and/or would otherwise be walked
+// once per operand.
 func mentions(e ast.Expr, name string) bool {
-	found := false
+	found, seen := false, 0
 	inspect([]any{e}, func(n any) bool {
+		if seen++; seen > 64 {
+			return false
+		}
 		if x, ok := n.(*ast.IdentExpr); ok && x.Value == name {
 			found = true
 		}
