@@ -176,8 +176,13 @@ func pathOf(root inspector.Cursor, body [2]token.Pos, call *ast.CallExpr) txPath
 	if call == nil || !body[0].IsValid() || call.Pos() < body[0] || call.End() > body[1] {
 		return txPath{}
 	}
-	c, found := root.FindNode(call)
-	if !found {
+	// FindByPos skips the subtrees that end before the call, where
+	// FindNode would visit every node that holds a call.
+	c, found := root.FindByPos(call.Pos(), call.End())
+	for found && c.Node() != nil && c.Node() != ast.Node(call) {
+		c = c.Parent()
+	}
+	if !found || c.Node() == nil {
 		return txPath{}
 	}
 	var p txPath
