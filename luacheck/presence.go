@@ -10,7 +10,8 @@ import (
 )
 
 // What the script knows to exist, for LUA304: a read of a value the script
-// has just written (DECRBY k then GET k; HINCRBY k f then HGET k f), or one
+// has just written (DECRBY k then GET k; HINCRBY k f then HGET k f; ZADD k s
+// m then ZRANK k m), or one
 // its condition has tested (if redis.call('ZSCORE', k, m) then ...), does
 // not come back false; nor does the head or tail of a list a condition has
 // found not empty (n <= LLEN k with n > 0, then LINDEX k -1).
@@ -46,6 +47,10 @@ func readEntry(cmd string, args []value) (entry, bool) {
 	case "HGET", "ZSCORE":
 		f, ok := arg(2)
 		return entry{key: k, field: f, hasField: true}, ok
+	case "ZRANK", "ZREVRANK":
+		// Without WITHSCORE: a rank, false only when the member is missing.
+		f, ok := arg(2)
+		return entry{key: k, field: f, hasField: true}, ok && len(args) == 3
 	case "LLEN":
 		// Not a nil-bulk read: the length a condition compares (lengthGuard).
 		return entry{key: k, list: true}, true
@@ -93,6 +98,33 @@ func (in *interp) wrote(cmd string, args []value) {
 				in.present = append(in.present, entry{key: k, field: f, hasField: true})
 			}
 		}
+	case "ZADD":
+		// ZADD k [NX|XX|GT|LT|CH|INCR]... score member ...: every member is
+		// there after it, added or already there, unless XX skipped it.
+		i := 2
+		for ; i < len(args); i++ {
+			t, known := args[i].literalText()
+			if !known || args[i].spread {
+				break
+			}
+			u := strings.ToUpper(t)
+			if u == "XX" {
+				return
+			}
+			if u != "NX" && u != "GT" && u != "LT" && u != "CH" && u != "INCR" {
+				break
+			}
+		}
+		for _, a := range args[min(i, len(args)):] {
+			if a.spread {
+				return // unpack: the pairs cannot be told apart
+			}
+		}
+		for i++; i < len(args); i += 2 {
+			if f, ok := arg(i); ok {
+				in.present = append(in.present, entry{key: k, field: f, hasField: true})
+			}
+		}
 	case "HINCRBY", "HINCRBYFLOAT", "ZINCRBY":
 		f, ok := arg(2)
 		if cmd == "ZINCRBY" {
@@ -102,6 +134,7 @@ func (in *interp) wrote(cmd string, args []value) {
 			in.present = append(in.present, entry{key: k, field: f, hasField: true})
 		}
 	case "DEL", "UNLINK", "GETDEL", "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT", "RENAME", "HDEL", "ZREM", "ZREMRANGEBYSCORE", "ZREMRANGEBYRANK", "ZPOPMIN", "ZPOPMAX",
+		"ZINTERSTORE", "ZUNIONSTORE", "ZDIFFSTORE", "ZRANGESTORE",
 		"LPOP", "RPOP", "LTRIM", "LREM", "LMOVE", "RPOPLPUSH", "LMPOP":
 		// A pop or trim may leave a list empty.
 		in.present = slicesDeleteKey(in.present, k)

@@ -92,7 +92,7 @@ var Rules = []Rule{
 	},
 	{
 		ID: RuleMaybeNil, Title: "arithmetic or ordering on a value that may be nil/false",
-		Why: "GET and friends return false for a missing key and tonumber(false) is nil; arithmetic or < on it raises an error. A read of a value the script has just written (INCRBY/DECRBY/SET then GET, HINCRBY/HSET then HGET, ZINCRBY then ZSCORE) or whose read a condition tested is not reported; nor is the first or last element of a list a condition found not empty (LLEN k > 0, or n <= LLEN k where an earlier branch ruled out n <= 0, then LINDEX k -1 or RPOP k)",
+		Why: "GET and friends return false for a missing key and tonumber(false) is nil; arithmetic or < on it raises an error. A read of a value the script has just written (INCRBY/DECRBY/SET then GET, HINCRBY/HSET then HGET, ZINCRBY or ZADD without XX then ZSCORE or ZRANK) or whose read a condition tested is not reported; nor is the first or last element of a list a condition found not empty (LLEN k > 0, or n <= LLEN k where an earlier branch ruled out n <= 0, then LINDEX k -1 or RPOP k)",
 		Bad: "if tonumber(redis.call('GET', KEYS[1])) >= 10 then return 0 end", Good: "if (tonumber(redis.call('GET', KEYS[1])) or 0) >= 10 then return 0 end",
 	},
 	{
