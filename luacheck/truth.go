@@ -33,10 +33,12 @@ var integerReply = map[string]bool{
 func (in *interp) truthTested(e ast.Expr, negated bool) {
 	switch x := e.(type) {
 	case *ast.LogicalOpExpr:
+		// Each operand's own truth is tested; a not around the whole
+		// and/or does not make an operand's test always false.
 		in.quietTruth(x.Lhs, x.Rhs)
 		in.quietTruth(x.Rhs, x.Lhs)
-		in.truthTested(x.Lhs, negated)
-		in.truthTested(x.Rhs, negated)
+		in.truthTested(x.Lhs, false)
+		in.truthTested(x.Rhs, false)
 		return
 	case *ast.UnaryNotOpExpr:
 		in.truthTested(x.Expr, !negated)

@@ -20,6 +20,10 @@ if not redis.call('EXISTS', KEYS[5]) then -- want LUA305
   redis.call('SET', KEYS[5], 'init')
 end
 local state = redis.call('EXPIRE', KEYS[5], 60) and 'kept' or 'gone' -- want LUA305
+-- inside not (... or ...): the reply's own test is always true
+if not (redis.call('SISMEMBER', KEYS[4], ARGV[2]) or ARGV[3] == 'force') then -- want LUA305
+  return 'skipped'
+end
 -- an empty array reply is a table, and true
 local pending = redis.call('ZRANGEBYSCORE', KEYS[6], 0, ARGV[2], 'LIMIT', 0, 10)
 while pending do -- want LUA305
