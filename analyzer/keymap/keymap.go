@@ -196,6 +196,18 @@ func (c *collector) tx(tx *redisapi.Tx) {
 		complete = complete && call.Complete
 	}
 	c.judge(j, tx.Method+" transaction", keys, complete)
+	if runs := tx.SlotKeyRuns(); len(runs) > 1 {
+		// As txslot: commands that no run queues together (the two
+		// branches of an if) are not related; the worst run decides.
+		j.Verdict, j.Reason = c.verdict(tx.Method+" transaction", nil, complete)
+		for _, run := range runs {
+			if keys := slotcheck.Expand(c.x, run); len(keys) > 1 {
+				if v, why := c.verdict(tx.Method+" transaction", keys, complete); worse(j.Verdict, v) != j.Verdict {
+					j.Verdict, j.Reason = v, why
+				}
+			}
+		}
+	}
 	c.out.Joint = append(c.out.Joint, j)
 }
 
@@ -227,14 +239,24 @@ func (c *collector) judge(j *JointUse, what string, keys []slotcheck.Key, comple
 		j.Verdict, j.Reason = Unknown, what+" keys cannot all be resolved statically"
 		return
 	}
-	o := slotcheck.Relate(what, keys, c.opts)
+	j.Verdict, j.Reason = c.verdict(what, keys, complete)
+}
+
+// verdict relates keys as the rules do. With no keys it is what nothing
+// to relate says: the same slot, unless some keys were not resolved.
+func (c *collector) verdict(what string, keys []slotcheck.Key, complete bool) (Verdict, string) {
+	kind, opaque, msg := slot.SameSlot, false, ""
+	if len(keys) > 1 {
+		o := slotcheck.Relate(what, keys, c.opts)
+		kind, opaque, msg = o.Kind, o.Opaque, o.Message
+	}
 	switch {
-	case o.Kind == slot.SameSlot && complete:
-		j.Verdict = SameSlot
-	case o.Kind == slot.SameSlot || o.Opaque:
-		j.Verdict, j.Reason = Unknown, what+" keys include values built elsewhere or not followed, so their slots are not known here"
+	case kind == slot.SameSlot && complete:
+		return SameSlot, ""
+	case kind == slot.SameSlot || opaque:
+		return Unknown, what + " keys include values built elsewhere or not followed, so their slots are not known here"
 	default:
-		j.Verdict, j.Reason = CrossSlot, o.Message
+		return CrossSlot, msg
 	}
 }
 

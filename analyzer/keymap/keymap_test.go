@@ -190,3 +190,32 @@ func TestFindingCreditedOnce(t *testing.T) {
 		t.Errorf("no joint use of kind %v", want)
 	}
 }
+
+// TestTransactionRuns: a transaction whose commands sit in the two
+// branches of an if is judged per run, as txslot reports it: the same
+// slot when only one branch's key is queued at a time, a cross-slot use
+// when one run queues keys of two slots.
+func TestTransactionRuns(t *testing.T) {
+	prog := suitetest.Load(t, suitetest.Config{Dir: "../testdata", Patterns: []string{"./txslot"}})
+	res := suitetest.Run(t, prog, append(analyzer.Analyzers(), keymap.Analyzer)...)
+	m := keymap.FromGraph(res.Graph)
+	checkJointFindings(t, m, res)
+	want := map[int]keymap.Verdict{
+		17: keymap.CrossSlot, // storeToken: refresh and access in one run
+		32: keymap.SameSlot,  // eitherBranch: admins or users, never both
+	}
+	for _, j := range m.Joint {
+		if !strings.HasSuffix(j.Site.File, "branches.go") {
+			continue
+		}
+		if v, ok := want[j.Site.Line]; ok {
+			delete(want, j.Site.Line)
+			if j.Verdict != v {
+				t.Errorf("transaction at %s: %s (%s), want %s", j.Site, j.Verdict, j.Reason, v)
+			}
+		}
+	}
+	if len(want) != 0 {
+		t.Errorf("no joint use at branches.go lines %v", want)
+	}
+}

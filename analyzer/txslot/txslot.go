@@ -41,11 +41,10 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	for _, tx := range res.Txs {
 		// Commands that never share a run (two branches of an if) never
-		// share a transaction: each run's keys are related apart, and a
-		// finding two runs share is reported once.
-		seen := map[string]bool{}
+		// share a transaction: each run's keys are related apart (a
+		// finding two runs share is reported once, as any repeat is).
 		for _, run := range tx.SlotKeyRuns() {
-			check(r, res.Keys, cfg, tx, run, seen)
+			check(r, res.Keys, cfg, tx, run)
 		}
 	}
 	return nil, nil
@@ -54,7 +53,7 @@ func run(pass *analysis.Pass) (any, error) {
 // check relates the keys one run of tx queues, the first key of each
 // command standing for the command: a command whose own keys disagree is
 // crossslot's finding.
-func check(r *report.Reporter, x *keyexpr.Extractor, cfg *config.Config, tx *redisapi.Tx, run []keyexpr.Elem, seen map[string]bool) {
+func check(r *report.Reporter, x *keyexpr.Extractor, cfg *config.Config, tx *redisapi.Tx, run []keyexpr.Elem) {
 	keys := slotcheck.Expand(x, run)
 	if len(keys) < 2 {
 		return
@@ -75,11 +74,6 @@ func check(r *report.Reporter, x *keyexpr.Extractor, cfg *config.Config, tx *red
 	} else if o.B.Expr != nil {
 		at = o.B.Expr
 	}
-	id := fmt.Sprintf("%d:%s", at.Pos(), msg)
-	if seen[id] {
-		return
-	}
-	seen[id] = true
 	r.Report(rules.TxSlots, at, nil, "%s", msg)
 }
 

@@ -12,11 +12,7 @@ func (tx *Tx) SlotKeys() []keyexpr.Elem {
 		if len(call.Keys) == 0 {
 			continue
 		}
-		first := call.Keys[0]
-		if first.Loop == nil && call.Loop != nil {
-			first = keyexpr.Elem{Key: first.Key, Expr: first.Expr, Loop: call.Loop}
-		}
-		keys = append(keys, first)
+		keys = append(keys, firstKey(call))
 	}
 	return keys
 }
