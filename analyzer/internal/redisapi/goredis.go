@@ -246,7 +246,7 @@ func (c *collector) assign(n *ast.AssignStmt) {
 	if !ok {
 		return
 	}
-	if fn, _, ok := c.goRedisMethod(call); (!ok || fn.Name() != "TxPipeline") && c.interfaceTx(call) != "TxPipeline" {
+	if fn, _, ok := c.goRedisMethod(call); !ok || fn.Name() != "TxPipeline" {
 		return
 	}
 	v, ok := c.x.Var(n.Lhs[0])
@@ -335,39 +335,6 @@ func (c *collector) heldCallback(call *ast.CallExpr) {
 	c.res.Txs = append(c.res.Txs, tx)
 }
 
-// interfaceTx names the transaction a call starts through an interface
-// of the user's code that lists go-redis's TxPipeline or TxPipelined
-// (type clienter interface { TxPipeline() redis.Pipeliner; ... }), as
-// code that takes either a Client or a ClusterClient declares: its
-// pipeliner is go-redis's, so its commands are read like any other.
-// Other methods of such an interface stay unread.
-func (c *collector) interfaceTx(call *ast.CallExpr) string {
-	fn, ok := typeutil.Callee(c.pass.TypesInfo, call).(*types.Func)
-	if !ok || fn.Pkg() == nil || IsGoRedis(fn.Pkg().Path()) {
-		return ""
-	}
-	sig := fn.Type().(*types.Signature)
-	if sig.Recv() == nil || !types.IsInterface(sig.Recv().Type()) {
-		return ""
-	}
-	params, results := sig.Params(), sig.Results()
-	switch fn.Name() {
-	case "TxPipeline":
-		if params.Len() == 0 && results.Len() == 1 && isGoRedisType(results.At(0).Type(), "Pipeliner") {
-			return "TxPipeline"
-		}
-	case "TxPipelined":
-		if params.Len() != 2 || sig.Variadic() {
-			return ""
-		}
-		cb, ok := params.At(1).Type().Underlying().(*types.Signature)
-		if ok && cb.Params().Len() == 1 && isGoRedisType(cb.Params().At(0).Type(), "Pipeliner") {
-			return "TxPipelined"
-		}
-	}
-	return ""
-}
-
 // txPipelined starts the transaction of TxPipelined(ctx, fn).
 func (c *collector) txPipelined(call *ast.CallExpr) {
 	tx := c.receiverTx(call)
@@ -388,10 +355,6 @@ func (c *collector) txPipelined(call *ast.CallExpr) {
 
 func (c *collector) call(call *ast.CallExpr) {
 	fn, recv, ok := c.goRedisMethod(call)
-	if !ok && c.interfaceTx(call) == "TxPipelined" {
-		c.txPipelined(call)
-		return
-	}
 	if !ok || recv == "" {
 		return
 	}
