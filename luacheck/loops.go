@@ -299,13 +299,28 @@ func (in *interp) isArgvTable(e ast.Expr) bool {
 
 // isRedisCall reports whether call is redis.call, the sandbox's own.
 func (in *interp) isRedisCall(call *ast.FuncCallExpr) bool {
-	g, ok := call.Func.(*ast.AttrGetExpr)
-	if !ok || call.Receiver != nil {
-		return false
+	return call.Receiver == nil && in.globalName(call.Func) == "redis.call"
+}
+
+// globalName is "name" or "lib.member" for a global function or a
+// library's member, "" for anything else (a local shadowing the name
+// included).
+func (in *interp) globalName(e ast.Expr) string {
+	switch f := e.(type) {
+	case *ast.IdentExpr:
+		if in.scope.lookup(f.Value) != nil {
+			return ""
+		}
+		return f.Value
+	case *ast.AttrGetExpr:
+		obj, ok1 := f.Object.(*ast.IdentExpr)
+		key, ok2 := f.Key.(*ast.StringExpr)
+		if !ok1 || !ok2 || in.scope.lookup(obj.Value) != nil {
+			return ""
+		}
+		return obj.Value + "." + key.Value
 	}
-	obj, ok := g.Object.(*ast.IdentExpr)
-	key, kok := g.Key.(*ast.StringExpr)
-	return ok && kok && obj.Value == "redis" && key.Value == "call" && in.scope.lookup("redis") == nil
+	return ""
 }
 
 // cursorEntry reports whether call calls a function of the script that
@@ -387,7 +402,11 @@ func (in *interp) cursorEntry(call *ast.FuncCallExpr, body []ast.Stmt, written m
 			return false
 		}
 	}
-	return table != "" && !written[cursor] && !tableWritten(body, table)
+	isTable := func(e ast.Expr) bool {
+		id, ok := e.(*ast.IdentExpr)
+		return ok && id.Value == table
+	}
+	return table != "" && !written[cursor] && !writesInto(body, isTable)
 }
 
 // advances reports whether e is "name + n" with n a positive number.
@@ -405,32 +424,18 @@ func advances(name string, e ast.Expr) bool {
 	return err == nil && f > 0
 }
 
-// tableWritten reports whether stmts assign into the global table name.
-func tableWritten(stmts []ast.Stmt, name string) bool {
-	found := false
-	inspect(stmtNodes(stmts), func(n any) bool {
-		if a, ok := n.(*ast.AssignStmt); ok {
-			for _, l := range a.Lhs {
-				if g, ok := l.(*ast.AttrGetExpr); ok {
-					if id, ok := g.Object.(*ast.IdentExpr); ok && id.Value == name {
-						found = true
-					}
-				}
-			}
-		}
-		return !found
-	})
-	return found
-}
-
 // argvWritten reports whether stmts assign into the ARGV table, which
 // could make an entry past the request's last one exist.
-func (in *interp) argvWritten(stmts []ast.Stmt) bool {
+func (in *interp) argvWritten(stmts []ast.Stmt) bool { return writesInto(stmts, in.isArgvTable) }
+
+// writesInto reports whether stmts assign into a field of a table that
+// isTable accepts (ARGV[n] = x).
+func writesInto(stmts []ast.Stmt, isTable func(ast.Expr) bool) bool {
 	found := false
 	inspect(stmtNodes(stmts), func(n any) bool {
 		if a, ok := n.(*ast.AssignStmt); ok {
 			for _, l := range a.Lhs {
-				if g, ok := l.(*ast.AttrGetExpr); ok && in.isArgvTable(g.Object) {
+				if g, ok := l.(*ast.AttrGetExpr); ok && isTable(g.Object) {
 					found = true
 				}
 			}

@@ -299,21 +299,11 @@ func rootName(e ast.Expr) string {
 // funcName is "name" or "lib.member" for a call of a global function, ""
 // otherwise (locals shadowing a library name included).
 func (p *pollAnalysis) funcName(e ast.Expr) string {
-	switch f := e.(type) {
-	case *ast.IdentExpr:
-		if p.in.scope.lookup(f.Value) != nil || p.defs[f.Value] != nil {
-			return ""
-		}
-		return f.Value
-	case *ast.AttrGetExpr:
-		obj, ok1 := f.Object.(*ast.IdentExpr)
-		key, ok2 := f.Key.(*ast.StringExpr)
-		if !ok1 || !ok2 || p.in.scope.lookup(obj.Value) != nil || p.defs[obj.Value] != nil {
-			return ""
-		}
-		return obj.Value + "." + key.Value
+	name := p.in.globalName(e)
+	if root, _, _ := strings.Cut(name, "."); p.defs[root] != nil {
+		return "" // the body assigns the name (or the library's) itself
 	}
-	return ""
+	return name
 }
 
 // call classifies one call of the body: a command (a write is recorded), a

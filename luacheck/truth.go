@@ -68,15 +68,12 @@ func (in *interp) truthTested(e ast.Expr, negated bool) {
 func (in *interp) directReply(e ast.Expr) (cmd string, line, col int, ok bool) {
 	switch x := e.(type) {
 	case *ast.FuncCallExpr:
-		g, isAttr := x.Func.(*ast.AttrGetExpr)
-		if !isAttr || x.Receiver != nil || len(x.Args) == 0 {
+		if x.Receiver != nil || len(x.Args) == 0 {
 			return "", 0, 0, false
 		}
-		obj, isID := g.Object.(*ast.IdentExpr)
-		fn, isStr := g.Key.(*ast.StringExpr)
+		fn := in.globalName(x.Func)
 		name, isName := x.Args[0].(*ast.StringExpr)
-		if !isID || !isStr || !isName || obj.Value != "redis" || in.scope.lookup("redis") != nil ||
-			(fn.Value != "call" && fn.Value != "pcall") {
+		if !isName || (fn != "redis.call" && fn != "redis.pcall") {
 			return "", 0, 0, false
 		}
 		p := in.argPos(x, 0)
