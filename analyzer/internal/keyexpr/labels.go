@@ -28,9 +28,11 @@ func clip(s string) string {
 // field or a method and stays; an argument that is not a primary
 // expression is parenthesised, so the text keeps its meaning.
 func callLabel(lbl string, sig *types.Signature, call *ast.CallExpr) string {
+	// Most labels name no parameter (a literal, a package variable):
+	// the scanner runs only for those whose text holds one.
 	args := map[string]ast.Expr{}
 	for i := range min(sig.Params().Len(), len(call.Args)) {
-		if name := sig.Params().At(i).Name(); name != "" && name != "_" {
+		if name := sig.Params().At(i).Name(); name != "" && name != "_" && strings.Contains(lbl, name) {
 			args[name] = call.Args[i]
 		}
 	}
