@@ -44,10 +44,11 @@ func (in *interp) truthTested(e ast.Expr, negated bool) {
 		in.truthTested(x.Expr, !negated)
 		return
 	}
-	cmd, line, col, ok := in.directReply(e)
-	if !ok || in.truthDone[e] {
+	cmd, ok := in.directReply(e)
+	if !ok || in.truthDone[e] || (!integerReply[cmd] && !arrayReply[cmd]) {
 		return
 	}
+	line, col := in.replyPos(e)
 	outcome := "always true"
 	if negated {
 		outcome = "always false"
@@ -64,35 +65,50 @@ func (in *interp) truthTested(e ast.Expr, negated bool) {
 
 // directReply is the command whose reply e is, as is: a redis.call or
 // redis.pcall with the command written out, or a local holding such a
-// reply; and where e starts.
-func (in *interp) directReply(e ast.Expr) (cmd string, line, col int, ok bool) {
+// reply.
+func (in *interp) directReply(e ast.Expr) (cmd string, ok bool) {
 	switch x := e.(type) {
 	case *ast.FuncCallExpr:
 		if x.Receiver != nil || len(x.Args) == 0 {
-			return "", 0, 0, false
+			return "", false
 		}
-		fn := in.globalName(x.Func)
 		name, isName := x.Args[0].(*ast.StringExpr)
-		if !isName || (fn != "redis.call" && fn != "redis.pcall") {
-			return "", 0, 0, false
+		if !isName {
+			return "", false
 		}
+		if fn := in.globalName(x.Func); fn != "redis.call" && fn != "redis.pcall" {
+			return "", false
+		}
+		return strings.ToUpper(name.Value), true
+	case *ast.IdentExpr:
+		v := in.scope.lookup(x.Value)
+		if v == nil || v.val.kind != kReply || !v.val.direct || v.val.cmd == "" {
+			return "", false
+		}
+		return v.val.cmd, true
+	}
+	return "", false
+}
+
+// replyPos is where e, which directReply accepted, starts. It is looked up
+// only for a finding: the identifier index it may build costs more than
+// the test itself.
+func (in *interp) replyPos(e ast.Expr) (line, col int) {
+	switch x := e.(type) {
+	case *ast.FuncCallExpr:
 		p := in.argPos(x, 0)
 		if p.Line == 0 {
 			p = Position{Line: x.Line(), Column: in.c.toks.column(x.Line(), "redis")}
 		}
-		return strings.ToUpper(name.Value), p.Line, p.Column, true
+		return p.Line, p.Column
 	case *ast.IdentExpr:
-		v := in.scope.lookup(x.Value)
-		if v == nil || v.val.kind != kReply || !v.val.direct || v.val.cmd == "" {
-			return "", 0, 0, false
-		}
 		p, found := in.identPosition(x)
 		if !found {
 			p = Position{Line: x.Line(), Column: in.c.toks.column(x.Line(), x.Value)}
 		}
-		return v.val.cmd, p.Line, p.Column, true
+		return p.Line, p.Column
 	}
-	return "", 0, 0, false
+	return e.Line(), 0
 }
 
 // quietTruth marks operand, a local (or not of one), as a harmless truth
