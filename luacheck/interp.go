@@ -34,6 +34,10 @@ type variable struct {
 	// that yields nil for bad input (local d = string.match(raw, p)):
 	// testing d guards raw too.
 	validates *variable
+	// def is the expression the local was declared with, when it is the
+	// only value of its declaration and nothing has assigned the local
+	// since: the clock-wait rule reads a deadline's parts from it.
+	def ast.Expr
 }
 
 type scope struct {
@@ -278,6 +282,7 @@ func (in *interp) setVar(v *variable, val value) {
 	}
 	// A new value is not known to be above zero.
 	v.positive = false
+	v.def = nil
 	v.val = val
 }
 
@@ -449,6 +454,9 @@ func (in *interp) localAssign(s *ast.LocalAssignStmt) {
 		nv := in.scope.declare(name, val)
 		if i < len(s.Exprs) {
 			nv.validates = in.validatedVar(s.Exprs[i])
+		}
+		if len(s.Names) == 1 && len(s.Exprs) == 1 {
+			nv.def = s.Exprs[0]
 		}
 	}
 }

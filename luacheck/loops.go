@@ -52,7 +52,7 @@ func (in *interp) whileStmt(s *ast.WhileStmt) {
 	if isTruthyConst(cond) {
 		cond = nil
 	}
-	if in.reportPolling(s, "while", cond, s.Stmts) || in.pagedLoop(s, "while", s.Condition, s.Stmts, loop) {
+	if in.reportPolling(s, "while", cond, s.Stmts) || in.pagedLoop(s, "while", s.Condition, s.Stmts, loop) || in.clockWait(s, "while", cond, s.Stmts) {
 		return
 	}
 	if !exits && !halving(s.Condition, s.Stmts) {
@@ -89,10 +89,10 @@ func (in *interp) repeatStmt(s *ast.RepeatStmt) {
 	if isFalsy(cond) {
 		cond = nil
 	}
-	if in.reportPolling(s, "repeat", cond, s.Stmts) {
+	if in.reportPolling(s, "repeat", cond, s.Stmts) || in.pagedLoop(s, "repeat", s.Condition, s.Stmts, loop) {
 		return
 	}
-	in.pagedLoop(s, "repeat", s.Condition, s.Stmts, loop)
+	in.clockWait(s, "repeat", cond, s.Stmts)
 }
 
 func (in *interp) numberFor(s *ast.NumberForStmt) {

@@ -3,8 +3,10 @@ package luacheck
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -469,5 +471,68 @@ func TestRedisArgvEachPass(t *testing.T) {
 		if reported == l.raises {
 			t.Errorf("%s: LUA102 reported %v, want %v", l.name, reported, !l.raises)
 		}
+	}
+}
+
+// TestRedisClockWait checks on a real server what LUA102 says of a loop
+// that waits on TIME for a deadline the caller passes: TIME moves while
+// the script runs, so the loop ends, but only at the caller's deadline, and
+// no other client's command runs in between. The test starts its own
+// server, since the script blocks it on purpose.
+func TestRedisClockWait(t *testing.T) {
+	srv := redistest.StartServer(t)
+	c, other := srv.Client(t), srv.Client(t)
+	ctx := context.Background()
+	const script = `
+local function nowMicros()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000000 + tonumber(t[2])
+end
+local start = nowMicros()
+local deadline = start + tonumber(ARGV[1]) * 1000
+while nowMicros() < deadline do
+  redis.call('INCR', KEYS[1])
+end
+return {start, nowMicros()}`
+	if got := rules(Check([]byte(script), Options{})); !slices.Contains(got, RuleInputBound) {
+		t.Fatalf("the checker does not report the wait as LUA102: %v", got)
+	}
+	micros := func(v int64) time.Duration { return time.Duration(v) * time.Microsecond }
+	after := 0
+	for _, wait := range []int64{10, 60, 60, 60} {
+		// Another client asks for the time while the script waits: the
+		// server answers it before the script starts or after it ends.
+		asked := make(chan int64, 1)
+		go func() {
+			time.Sleep(time.Duration(wait) * time.Millisecond / 3)
+			tm, err := other.Time(ctx).Result()
+			if err != nil {
+				t.Error(err)
+			}
+			asked <- tm.UnixMicro()
+		}()
+		// Were TIME to stand still, the script would never end: the
+		// deadline turns that into a failure, and the cleanup kills
+		// the server.
+		evalCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		got, err := c.Eval(evalCtx, script, []string{"waits"}, wait).Int64Slice()
+		cancel()
+		if err != nil {
+			t.Fatalf("wait of %d ms: %v", wait, err)
+		}
+		start, end := got[0], got[1]
+		if elapsed := micros(end - start); elapsed < time.Duration(wait)*time.Millisecond {
+			t.Errorf("wait of %d ms ended after %v by the server's clock", wait, elapsed)
+		}
+		at := <-asked
+		switch {
+		case at > start && at < end:
+			t.Errorf("another client's TIME ran %v into a %d ms script", micros(at-start), wait)
+		case at >= end:
+			after++
+		}
+	}
+	if after == 0 {
+		t.Errorf("no other client's command was sent while a script waited: nothing was checked")
 	}
 }
