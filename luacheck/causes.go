@@ -244,7 +244,7 @@ func (f *Finding) groupUndeclared(lines []int) {
 	case len(lines) > 0 && strings.HasPrefix(f.cause, "reply@"):
 		f.Message += sprintf("; so are the keys this file builds from the same reply on %s", lineList(lines))
 	case len(lines) > 0:
-		f.Message += sprintf("; so are the keys this file builds from the same decoded data on %s", lineList(lines))
+		f.Message += sprintf("; so are the keys this file builds from the same data on %s", lineList(lines))
 	}
 	if f.whole {
 		f.Message += wholeKeyNote

@@ -459,7 +459,7 @@ func TestUndeclaredKeysGrouped(t *testing.T) {
 		13: "ZADD key ARGV[2] .. \":stalled\" comes from ARGV, not KEYS: on a cluster it may live in another slot; it shares the declared keys' slot only if ARGV[2] carries their hash tag",
 		20: "so are the keys this file builds from the same reply on lines 21 and 22",
 		27: "HGET key is read from the reply of LINDEX, not passed in KEYS: on a cluster it may live in another slot",
-		33: "EXISTS key comes from ARGV data, not KEYS: on a cluster it may live in another slot; so are the keys this file builds from the same decoded data on line 34",
+		33: "EXISTS key comes from ARGV data, not KEYS: on a cluster it may live in another slot; so are the keys this file builds from the same data on line 34",
 	}
 	for _, f := range fs {
 		if w, ok := want[f.Pos.Line]; ok && !strings.Contains(f.Message, w) {

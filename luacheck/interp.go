@@ -826,6 +826,7 @@ var builtins = map[string]bool{
 	"math.min": true, "math.max": true, "math.floor": true, "math.ceil": true, "math.abs": true,
 	"cjson.decode": true, "cmsgpack.unpack": true, "string.format": true,
 	"table.concat": true, "string.sub": true, "string.lower": true, "string.upper": true,
+	"string.gsub": true,
 }
 
 func (in *interp) ident(e *ast.IdentExpr) value {
@@ -1144,11 +1145,25 @@ func (in *interp) keysRead(n, line int, label string) {
 // call evaluates a function call and returns its results.
 func (in *interp) call(e *ast.FuncCallExpr) []value {
 	if e.Receiver != nil {
-		in.work++
-		in.expr(e.Receiver)
-		for _, a := range e.Args {
-			in.expr(a)
+		recv := in.expr(e.Receiver)
+		defer in.release(in.mark())
+		args := in.exprList(e.Args)
+		if recv.kind == kString {
+			// s:lower(), s:gsub(p, r): the string library, Lua work only.
+			switch e.Method {
+			case "lower", "upper", "sub", "rep", "reverse":
+				return []value{{kind: kString, src: recv.src, cmd: recv.cmd, at: recv.at}}
+			case "gsub":
+				repl := value{kind: kNil}
+				if len(args) > 1 {
+					repl = args[1]
+				}
+				return []value{substituted(recv, repl, placeOf(e.Line(), in.c.toks.column(e.Line(), "gsub"))), {kind: kNumber}}
+			case "byte", "find", "format", "gmatch", "len", "match":
+				return []value{unknown}
+			}
 		}
+		in.work++
 		return []value{unknown}
 	}
 	f := in.expr(e.Func)
@@ -1239,6 +1254,8 @@ func (in *interp) call(e *ast.FuncCallExpr) []value {
 	case "string.lower", "string.upper", "string.sub", "table.concat":
 		v := arg(0)
 		return []value{{kind: kString, src: v.src, cmd: v.cmd, at: v.at}}
+	case "string.gsub":
+		return []value{substituted(arg(0), arg(2), placeOf(line, in.c.toks.column(line, "gsub"))), {kind: kNumber}}
 	case "math.min":
 		out := value{kind: kNumber}
 		for _, a := range args {
@@ -1276,6 +1293,27 @@ func (in *interp) call(e *ast.FuncCallExpr) []value {
 		return nil
 	}
 	return []value{unknown}
+}
+
+// substituted is string.gsub's text: the subject's data with the
+// replacement's put in (a key named by putting an id from a reply into a
+// pattern from ARGV comes from both). A replacement that is a table or a
+// function is looked up or called at run time: its data is unknown. The
+// text is new data, made at place, unless the subject's data was read or
+// decoded elsewhere: the keys built from one substitution are one cause.
+func substituted(subject, repl value, place uint32) value {
+	out := value{kind: kString, src: subject.src, cmd: subject.cmd, at: subject.at}
+	switch repl.kind {
+	case kString, kNumber, kReply:
+		out.src |= repl.src
+		if out.cmd == "" {
+			out.cmd = repl.cmd
+		}
+	}
+	if out.at == 0 && out.src != 0 {
+		out.at = place
+	}
+	return out
 }
 
 // format models string.format with %s and %d verbs, so a key built as
