@@ -698,6 +698,11 @@ func TestRedisIntegerReplies(t *testing.T) {
 			{"if not redis.call('SISMEMBER', KEYS[1], 'm') then return 'not taken' end return 'not false'", "not false"},
 			{"return redis.call('HEXISTS', KEYS[1], 'f') and 'and right' or 'or right'", "and right"},
 			{"local r = redis.call('SMEMBERS', KEYS[1]) if r then return 'empty table true' end return 'false'", "empty table true"},
+			// Compared with a boolean, a number or a table is never equal.
+			{"if redis.call('EXISTS', KEYS[1]) == false then return 'equal' end return 'never equal'", "never equal"},
+			{"local n = redis.call('INCR', KEYS[1]) redis.call('DEL', KEYS[1]) if n ~= true then return 'unequal' end return 'equal'", "unequal"},
+			{"if redis.call('LRANGE', KEYS[1], 0, -1) == false then return 'equal' end return 'never equal'", "never equal"},
+			{"local function count(k) return #redis.call('LRANGE', k, 0, 9) end redis.call('RPUSH', KEYS[1], 'a') local found = count(KEYS[1]) redis.call('DEL', KEYS[1]) if found ~= true then return 'a match counted as none' end return 'found'", "a match counted as none"},
 		} {
 			keys := []string{p + "nothing"}
 			got, err := s.c.Eval(ctx, tt.script, keys).Text()

@@ -31,13 +31,13 @@ var arrayReply = map[string]bool{
 	"XRANGE": true, "XREVRANGE": true, "SORT": true, "ZPOPMIN": true, "ZPOPMAX": true,
 }
 
-// relational runs LUA303 (a reply compared with nil) and the ordering half
-// of LUA304.
+// relational runs LUA303 (a reply compared with nil), LUA305's comparison
+// with true or false, and the ordering half of LUA304.
 func (in *interp) relational(e *ast.RelationalOpExpr, l, r value) {
 	opLine, opCol := in.opPos(e, e.Line(), e.Operator)
 	switch e.Operator {
 	case "==", "~=":
-		if e == in.quietNil {
+		if in.boolCompare(e, l, r, opLine, opCol) || e == in.quietNil {
 			return
 		}
 		other := l

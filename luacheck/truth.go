@@ -145,3 +145,47 @@ func mentions(e ast.Expr, name string) bool {
 	})
 	return found
 }
+
+// boolCompare is LUA305 for "x == true", "x ~= false" and the like where
+// x is a number or an integer or array reply: a number or a table never
+// equals a boolean in Lua, so the comparison has one outcome whatever x
+// holds (a count of matches compared with true counts every match as
+// none). It reports whether e compares with a boolean literal.
+func (in *interp) boolCompare(e *ast.RelationalOpExpr, l, r value, line, col int) bool {
+	lit, side, other := e.Rhs, e.Lhs, l
+	if !isBoolLiteral(lit) {
+		lit, side, other = e.Lhs, e.Rhs, r
+	}
+	if !isBoolLiteral(lit) {
+		return false
+	}
+	b := "true"
+	if _, ok := lit.(*ast.FalseExpr); ok {
+		b = "false"
+	}
+	outcome := "always false"
+	if e.Operator == "~=" {
+		outcome = "always true"
+	}
+	switch {
+	case other.kind == kNumber && !other.maybeNil:
+		what := "the value"
+		if id, ok := side.(*ast.IdentExpr); ok {
+			what = id.Value
+		}
+		in.c.reportCol(line, col, RuleTruthTest, "%s is compared with %s: it is a number, and a number never equals true or false in Lua, so the test is %s (compare the number: > 0, == 0)", what, b, outcome)
+	case other.kind == kReply && other.direct && integerReply[other.cmd]:
+		in.c.reportCol(line, col, RuleTruthTest, "the reply of %s is compared with %s: it is an integer, and an integer never equals true or false in Lua, so the test is %s (compare it: == 1, > 0)", other.cmd, b, outcome)
+	case other.kind == kReply && other.direct && arrayReply[other.cmd]:
+		in.c.reportCol(line, col, RuleTruthTest, "the reply of %s is compared with %s: it is a table, and a table never equals true or false in Lua, so the test is %s (test #reply > 0)", other.cmd, b, outcome)
+	}
+	return true
+}
+
+func isBoolLiteral(e ast.Expr) bool {
+	switch e.(type) {
+	case *ast.TrueExpr, *ast.FalseExpr:
+		return true
+	}
+	return false
+}
