@@ -1035,6 +1035,7 @@ func (in *interp) cond(e ast.Expr) {
 			if isNilOrFalse(r) {
 				in.cond(l)
 			}
+			in.existenceTest(l, r)
 			// type(v) == "number"
 			if call, ok := l.(*ast.FuncCallExpr); ok && len(call.Args) == 1 {
 				if id, ok := call.Func.(*ast.IdentExpr); ok && id.Value == "type" {
@@ -1148,6 +1149,9 @@ func (in *interp) call(e *ast.FuncCallExpr) []value {
 		recv := in.expr(e.Receiver)
 		defer in.release(in.mark())
 		args := in.exprList(e.Args)
+		if recv.maybeNil && recv.cmd != "" {
+			in.c.reportCol(e.Line(), in.c.toks.column(e.Line(), e.Method), RuleMaybeNil, "method %s called on %s: %s, and indexing it raises an error (\"attempt to index ... (a %s value)\"; guard it first)", e.Method, describeMaybeNil(recv), whenNil(recv), missingType(recv))
+		}
 		if recv.kind == kString {
 			// s:lower(), s:gsub(p, r): the string library, Lua work only.
 			switch e.Method {
@@ -1175,6 +1179,9 @@ func (in *interp) call(e *ast.FuncCallExpr) []value {
 			// table.insert, string.find, cjson.encode...: Lua work only.
 			if f.lib == "table.insert" && len(e.Args) >= 2 {
 				in.filled(e.Args[0], args[len(args)-1])
+			}
+			if len(args) > 0 {
+				in.stringSubject(e, f.lib, args[0])
 			}
 			return []value{unknown}
 		}
@@ -1253,8 +1260,10 @@ func (in *interp) call(e *ast.FuncCallExpr) []value {
 		return []value{out}
 	case "string.lower", "string.upper", "string.sub", "table.concat":
 		v := arg(0)
+		in.stringSubject(e, f.lib, v)
 		return []value{{kind: kString, src: v.src, cmd: v.cmd, at: v.at}}
 	case "string.gsub":
+		in.stringSubject(e, f.lib, arg(0))
 		return []value{substituted(arg(0), arg(2), placeOf(line, in.c.toks.column(line, "gsub"))), {kind: kNumber}}
 	case "math.min":
 		out := value{kind: kNumber}

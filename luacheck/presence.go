@@ -57,6 +57,10 @@ func readEntry(cmd string, args []value) (entry, bool) {
 	case "LPOP", "RPOP":
 		// Without a count: one element, false only when the list is empty.
 		return entry{key: k, list: true}, len(args) == 2
+	case "EXISTS", "TYPE":
+		// Not nil-bulk reads: a test of one key's existence, which a
+		// condition may compare (existenceTest).
+		return entry{key: k}, len(args) == 2
 	case "LINDEX":
 		if len(args) == 3 {
 			if t, ok := args[2].literalText(); ok && (t == "0" || t == "-1") {
@@ -172,6 +176,56 @@ func (in *interp) testedCall(call *ast.FuncCallExpr) {
 	}
 	if e, ok := in.reads[call]; ok {
 		in.present = append(in.present, e)
+	}
+}
+
+// existenceTest marks a string key present where a condition compares
+// its existence: redis.call('EXISTS', k) == 0 (or 1), or
+// redis.call('TYPE', k).ok (or ['ok']) compared with a name. A key that
+// exists is no missing value: GET of it returns its text or fails with
+// WRONGTYPE, never false. As with other tests, the mark holds after the
+// condition whichever way it went: the script is taken to return or fail
+// on the side where the key is missing.
+func (in *interp) existenceTest(l, r ast.Expr) {
+	for _, pair := range [][2]ast.Expr{{l, r}, {r, l}} {
+		call, other := pair[0], pair[1]
+		if id, ok := call.(*ast.IdentExpr); ok {
+			// local t = redis.call('TYPE', k).ok ... if t == 'none'
+			if v := in.scope.lookup(id.Value); v != nil && v.def != nil {
+				call = v.def
+			}
+		}
+		if g, ok := call.(*ast.AttrGetExpr); ok {
+			if key, ok := g.Key.(*ast.StringExpr); ok && key.Value == "ok" {
+				call = g.Object
+			}
+		}
+		c, ok := call.(*ast.FuncCallExpr)
+		if !ok || len(c.Args) == 0 {
+			continue
+		}
+		name, ok := c.Args[0].(*ast.StringExpr)
+		if !ok {
+			continue
+		}
+		switch strings.ToUpper(name.Value) {
+		case "EXISTS":
+			if n, ok := other.(*ast.NumberExpr); !ok || n.Value != "0" && n.Value != "1" {
+				continue
+			}
+			if _, field := pair[0].(*ast.AttrGetExpr); field {
+				continue // EXISTS's reply has no field
+			}
+		case "TYPE":
+			if _, ok := other.(*ast.StringExpr); !ok || call == c && c == pair[0] {
+				continue
+			}
+		default:
+			continue
+		}
+		if e, ok := in.reads[c]; ok {
+			in.present = append(in.present, e)
+		}
 	}
 }
 

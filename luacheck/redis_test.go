@@ -415,6 +415,8 @@ func TestRedisScriptErrors(t *testing.T) {
 		{"LUA304/bad_other_value.lua", Options{}, 4, "attempt to compare nil with number"},
 		{"LUA304/bad_list_length_guard.lua", Options{}, 2, "attempt to perform arithmetic on a boolean value"},
 		{"LUA304/bad_member_not_added.lua", Options{}, 3, "attempt to compare boolean with number"},
+		{"LUA304/bad_string_library.lua", Options{}, 2, "bad argument #1 to 'find' (string expected, got boolean)"},
+		{"LUA304/bad_method_on_reply.lua", Options{}, 1, "attempt to index local 'owner' (a boolean value)"},
 		{"LUA402/bad_blocking.lua", Options{}, 3, "This Redis command is not allowed from script"},
 		{"LUA403/bad_no_writes.lua", Options{}, 2, "Write commands are not allowed from read-only scripts"},
 		{"LUA001/bad_client_library.lua", Options{}, 0, "attempted to access nonexistent global variable 'ngx'"},
@@ -776,6 +778,7 @@ func TestRedisCleanScripts(t *testing.T) {
 		{"LUA303/good_nil_beside_false.lua", 1, []any{"m"}},
 		{"LUA304/good_guarded.lua", 3, []any{7}},
 		{"LUA304/good_validated.lua", 1, []any{1}},
+		{"LUA304/good_existence_tested.lua", 3, nil},
 		{"LUA304/good_written_or_tested.lua", 3, []any{5, "m"}},
 		{"LUA304/good_list_length_guard.lua", 2, []any{3, 1000}},
 		{"LUA304/good_member_added.lua", 2, []any{5, "m"}},
@@ -795,7 +798,7 @@ func TestRedisCleanScripts(t *testing.T) {
 		{"LUA103/good_start_from_end.lua", 1, []any{5}},
 	}
 	// Scripts that need their first key to exist get this value first.
-	firstValue := map[string]string{"LUA304/good_validated.lua": "42"}
+	firstValue := map[string]string{"LUA304/good_validated.lua": "42", "LUA304/good_existence_tested.lua": "42"}
 	for _, r := range runs {
 		if fs := findingsOf(t, r.file, Options{}); len(fs) != 0 {
 			t.Errorf("%s: checker reports %v", r.file, fs)

@@ -2,6 +2,7 @@ package luacheck
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/yuin/gopher-lua/ast"
 )
@@ -80,6 +81,32 @@ func (in *interp) arithmetic(e ast.Expr, line int, op string, v value) {
 	}
 	l, col := in.opPos(e, line, op)
 	in.c.reportCol(l, col, RuleMaybeNil, "arithmetic (%s) on %s: %s, and arithmetic on it raises an error (guard it or use \"or 0\")", op, describeMaybeNil(v), whenNil(v))
+}
+
+// stringSubject is LUA304 for a string function of the sandbox given, as
+// the string it works on, a reply that may be false (HGET of a missing
+// field): string.find(false, p) raises "bad argument #1 to 'find' (string
+// expected, got boolean)".
+func (in *interp) stringSubject(e *ast.FuncCallExpr, lib string, v value) {
+	name, ok := strings.CutPrefix(lib, "string.")
+	if !ok || !v.maybeNil || v.cmd == "" {
+		return
+	}
+	switch name {
+	case "find", "match", "gmatch", "gsub", "sub", "len", "lower", "upper", "rep", "reverse", "byte":
+	default:
+		return
+	}
+	line := e.Line()
+	in.c.reportCol(line, in.c.toks.column(line, name), RuleMaybeNil, "%s given %s: %s, and %s raises an error on it (\"string expected, got %s\"; guard it or use \"or ''\")", lib, describeMaybeNil(v), whenNil(v), lib, missingType(v))
+}
+
+// missingType is the Lua type of v when the value is missing.
+func missingType(v value) string {
+	if v.kind == kReply {
+		return "boolean"
+	}
+	return "nil"
 }
 
 func describeMaybeNil(v value) string {

@@ -91,8 +91,8 @@ var Rules = []Rule{
 		Bad: "if redis.call('GET', KEYS[1]) == nil then return 0 end", Good: "if not redis.call('GET', KEYS[1]) then return 0 end",
 	},
 	{
-		ID: RuleMaybeNil, Title: "arithmetic or ordering on a value that may be nil/false",
-		Why: "GET and friends return false for a missing key and tonumber(false) is nil; arithmetic or < on it raises an error. A read of a value the script has just written (INCRBY/DECRBY/SET then GET, HINCRBY/HSET then HGET, ZINCRBY or ZADD without XX then ZSCORE or ZRANK) or whose read a condition tested is not reported; nor is the first or last element of a list a condition found not empty (LLEN k > 0, or n <= LLEN k where an earlier branch ruled out n <= 0, then LINDEX k -1 or RPOP k)",
+		ID: RuleMaybeNil, Title: "arithmetic, ordering or string functions on a value that may be nil/false",
+		Why: "GET and friends return false for a missing key and tonumber(false) is nil; arithmetic or < on it raises an error, and so does giving it to the string library as the string to work on (string.find(false, p): \"bad argument #1 to 'find' (string expected, got boolean)\"; also match, gmatch, gsub, sub, len, lower, upper, rep, reverse, byte) or calling a string method on it (v:sub(1, 3): \"attempt to index ... (a boolean value)\"). A read of a value the script has just written (INCRBY/DECRBY/SET then GET, HINCRBY/HSET then HGET, ZINCRBY or ZADD without XX then ZSCORE or ZRANK) or whose read a condition tested, or a GET of a key whose existence a condition tested (redis.call('EXISTS', k) == 0, redis.call('TYPE', k).ok == 'none'), is not reported; nor is the first or last element of a list a condition found not empty (LLEN k > 0, or n <= LLEN k where an earlier branch ruled out n <= 0, then LINDEX k -1 or RPOP k)",
 		Bad: "if tonumber(redis.call('GET', KEYS[1])) >= 10 then return 0 end", Good: "if (tonumber(redis.call('GET', KEYS[1])) or 0) >= 10 then return 0 end",
 	},
 	{
