@@ -153,6 +153,34 @@ func TestCheckFilesHelperOnePlace(t *testing.T) {
 	}
 }
 
+// TestCheckFilesUncalledHelper: a function of an included file that the
+// script never calls is code it never runs. Its findings come from the
+// included file's own check, when that file is checked; the includer
+// analyses only the helpers it calls, with the arguments it passes.
+func TestCheckFilesUncalledHelper(t *testing.T) {
+	t.Chdir(t.TempDir())
+	files := map[string]string{
+		"q/a-1.lua": "--- @include \"includes/lib\"\nreturn used(ARGV[1])\n",
+		"q/includes/lib.lua": "local function used(id)\n  return redis.call('GET', 'job:' .. id)\nend\n" +
+			"local function unused()\n  for i = 1, tonumber(ARGV[2]) do redis.call('RPOP', 'q') end\nend\n",
+	}
+	writeFiles(t, files)
+	includer := strings.Join(includedFindings("./q/a-1.lua"), "\n")
+	if !strings.Contains(includer, "lib.lua:2:") || strings.Contains(includer, "lib.lua:5:") {
+		t.Errorf("the includer alone reports:\n%s\nwant the called helper's key (lib.lua:2), not the uncalled one's loop or key (lib.lua:5)", includer)
+	}
+	both := includedFindings("./q/a-1.lua", "./q/includes/lib.lua")
+	var inUnused int
+	for _, f := range both {
+		if strings.Contains(f, "lib.lua:5:") {
+			inUnused++
+		}
+	}
+	if inUnused != 2 {
+		t.Errorf("with the included file checked too:\n%s\nwant its uncalled function's LUA102 and LUA201, once each", strings.Join(both, "\n"))
+	}
+}
+
 // TestCheckFilesHelperCauseOnce: a helper whose keys built from one
 // parameter two includers reach on different lines is one LUA201 for the
 // run: the first includer's finding names the lines the second reaches
