@@ -69,7 +69,11 @@ if not n then
 end
 dropEntries(queue, gone)
 reserveFor(queue, head)
-redis.call('DEL', lock)
+-- The lock hash becomes the reservation in place (fields place, claimant
+-- and fence), never deleted first: while its slot migrates, a key this
+-- script deleted is missing here, and Redis stops the script at the next
+-- command on it ("non local key") with the writes before that kept.
 redis.call('HSET', lock, 'place', head.place, 'claimant', head.token, 'fence', n)
+redis.call('HDEL', lock, 'owner', 'count')
 redis.call('PEXPIRE', lock, ARGV[2])
 return {0, n, tonumber(head.place)}

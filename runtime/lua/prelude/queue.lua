@@ -63,10 +63,21 @@ local function dropEntries(queue, gone)
   end
 end
 
+-- replaceEntry puts member in the queue in place of old: the new one
+-- first, so the queue is never empty in between. While the queue's slot
+-- migrates, a key the script emptied is missing here, and Redis would stop
+-- the script at the next command on it ("non local key"), with the writes
+-- before that kept.
+local function replaceEntry(queue, old, score, member)
+  redis.call('ZADD', queue, score, member)
+  if member ~= old then
+    redis.call('ZREM', queue, old)
+  end
+end
+
 -- reserveFor marks the queue's head as the caller the lock is reserved for.
 local function reserveFor(queue, head)
-  redis.call('ZREM', queue, head.member)
-  redis.call('ZADD', queue, head.place, head.place .. ':0:' .. head.token)
+  replaceEntry(queue, head.member, head.place, head.place .. ':0:' .. head.token)
 end
 
 -- enqueue renews the caller's place for hold milliseconds from now, or
@@ -83,8 +94,7 @@ local function enqueue(queue, counter, token, place, hold, now)
     if m then
       local p, untilMs, t = parseEntry(m)
       if p == place and t == token and untilMs > now then
-        redis.call('ZREM', queue, m)
-        redis.call('ZADD', queue, place, place .. ':' .. (now + hold) .. ':' .. token)
+        replaceEntry(queue, m, place, place .. ':' .. (now + hold) .. ':' .. token)
         if redis.call('PTTL', queue) < tonumber(hold) then
           redis.call('PEXPIRE', queue, hold)
         end
