@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -113,12 +114,28 @@ func ctxErr(ctx context.Context) error {
 	return context.DeadlineExceeded
 }
 
-// runBatchedCall queues call on its shard's batcher and waits for its
+// runBatchedCall is runBatchedOnce, sent again while the keys' slot is
+// moving between masters (see moveWait).
+func (c *Client) runBatchedCall(ctx context.Context, call *batchCall) (any, error) {
+	start := time.Now()
+	for attempt := 0; ; attempt++ {
+		reply, err := c.runBatchedOnce(ctx, call)
+		if !slotInMotion(err) {
+			return reply, err
+		}
+		if !waitForMove(ctx, start, attempt) {
+			return nil, movingError(err)
+		}
+		call = &batchCall{Call: call.Call, max: call.max, abandoned: call.abandoned}
+	}
+}
+
+// runBatchedOnce queues call on its shard's batcher and waits for its
 // result or the end of ctx, whichever comes first. A call whose context
 // ends while queued is taken out of the queue and never sent.
-func (c *Client) runBatchedCall(ctx context.Context, call *batchCall) (any, error) {
+func (c *Client) runBatchedOnce(ctx context.Context, call *batchCall) (any, error) {
 	if _, ok := c.rdb.(pipeliner); !ok || len(call.Keys) == 0 {
-		return c.run(ctx, call.Script, call.Keys, call.Args...)
+		return c.runOnce(ctx, call.Script, call.Keys, call.Args...)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, errNotSent(ctx)
@@ -131,7 +148,7 @@ func (c *Client) runBatchedCall(ctx context.Context, call *batchCall) (any, erro
 	b := c.enqueue(ctx, call)
 	select {
 	case <-call.done:
-		return call.reply, call.err
+		return finishedCall(ctx, call)
 	case <-ctx.Done():
 	}
 	b.mu.Lock()
@@ -146,11 +163,24 @@ func (c *Client) runBatchedCall(ctx context.Context, call *batchCall) (any, erro
 		}
 		return nil, errNotSent(ctx)
 	case callFinished:
-		return call.reply, call.err
+		return finishedCall(ctx, call)
 	default:
 		call.state = callAbandoned
 		return nil, errInFlight(ctx)
 	}
+}
+
+// finishedCall is the result of a call its sender finished. A transport
+// error (no reply) once the caller's context has ended is reported as a
+// call in flight at the end of the context, as sendDirect reports it: a
+// master's own client that applies the deadline to the socket gives up
+// with an i/o timeout.
+func finishedCall(ctx context.Context, call *batchCall) (any, error) {
+	var rerr redis.Error
+	if call.err != nil && !errors.As(call.err, &rerr) && ctxEnded(ctx) {
+		return nil, errInFlight(ctx)
+	}
+	return call.reply, call.err
 }
 
 // sendDirect sends call on the caller's goroutine when nothing is in flight

@@ -26,7 +26,7 @@ func TestMaxUpdateBatched(t *testing.T) {
 		id := tagged(t)
 		conn := newClient(t, rdb)
 		var sent atomic.Int64
-		conn.AddHook(countHook{roundTrips: &sent})
+		addNodeHook(conn, countHook{roundTrips: &sent})
 		c := New(conn, nil)
 		const (
 			goroutines = 50
@@ -124,7 +124,7 @@ func TestMaxUpdateFoldsQueuedCalls(t *testing.T) {
 		id := tagged(t)
 		conn := newClient(t, rdb)
 		var scripts atomic.Int64
-		conn.AddHook(countHook{scripts: &scripts})
+		addNodeHook(conn, countHook{scripts: &scripts})
 		c := New(conn, nil)
 		if err := c.Preload(ctx); err != nil {
 			t.Fatal(err)
@@ -258,6 +258,17 @@ func assertBatchersIdle(t *testing.T, c *Client) {
 	if msg := busy(); msg != "" {
 		t.Fatal(msg)
 	}
+}
+
+// addNodeHook adds h where every round trip of the client passes once: on
+// a cluster, on each master's own client, which serves the cluster
+// client's lone commands and the package's pipelines (runPipelined).
+func addNodeHook(conn redis.UniversalClient, h redis.Hook) {
+	if cc, ok := conn.(*redis.ClusterClient); ok {
+		cc.OnNewNode(func(n *redis.Client) { n.AddHook(h) })
+		return
+	}
+	conn.AddHook(h)
 }
 
 // countHook counts round trips (single commands and pipelines) in

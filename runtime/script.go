@@ -7,9 +7,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"path"
 	"sort"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -119,13 +122,28 @@ func isNoScript(err error) bool {
 	return errors.Is(err, redis.ErrNoScript) || redis.HasErrorPrefix(err, "NOSCRIPT")
 }
 
-// run is runNow bounded by ctx: it returns when ctx ends even if the server
+// run is runOnce, sent again while the keys' slot is moving between
+// masters (slotInMotion), until ctx ends or the wait for the move runs out.
+func (c *Client) run(ctx context.Context, s *Script, keys []string, args ...any) (any, error) {
+	start := time.Now()
+	for attempt := 0; ; attempt++ {
+		v, err := c.runOnce(ctx, s, keys, args...)
+		if !slotInMotion(err) {
+			return v, err
+		}
+		if !waitForMove(ctx, start, attempt) {
+			return nil, movingError(err)
+		}
+	}
+}
+
+// runOnce is runNow bounded by ctx: it returns when ctx ends even if the server
 // has not answered (go-redis only applies a context's deadline to the
 // socket with Options.ContextTimeoutEnabled, and a paused server holds a
 // call for the read timeout times the retries). The round trip then
 // finishes on its own. When the client bounds the call by ctx itself
 // (Client.sendsDirect) it runs on the caller's goroutine.
-func (c *Client) run(ctx context.Context, s *Script, keys []string, args ...any) (any, error) {
+func (c *Client) runOnce(ctx context.Context, s *Script, keys []string, args ...any) (any, error) {
 	if ctx.Err() != nil {
 		return nil, errNotSent(ctx)
 	}
@@ -156,6 +174,52 @@ func (c *Client) run(ctx context.Context, s *Script, keys []string, args ...any)
 			return nil, errInFlight(ctx)
 		}
 	}
+}
+
+// While a cluster moves a slot from one master to another (resharding,
+// key by key with MIGRATE), a call on its keys may be refused before it
+// runs: TRYAGAIN when some of its keys have moved and others not, ASK or
+// MOVED when go-redis has used up its MaxRedirects (3) following them.
+// Nothing ran, so the call is sent again, after a short wait that grows
+// from 1 ms to 50 ms, until its context ends, or for moveWait when the
+// context has no deadline. (A script stopped half-way by a key missing
+// in a migrating slot, "non local key", is not sent again: its writes
+// before that stay. The package's scripts never touch a key after
+// deleting or emptying it, which is what makes a key missing mid-script.)
+const moveWait = 2 * time.Second
+
+// slotInMotion reports whether err is a cluster's refusal of a call whose
+// slot is moving (see moveWait).
+func slotInMotion(err error) bool {
+	return err != nil && (redis.HasErrorPrefix(err, "TRYAGAIN ") || redis.HasErrorPrefix(err, "ASK ") ||
+		redis.HasErrorPrefix(err, "MOVED "))
+}
+
+// waitForMove waits before attempt+1 of a call started at start, or
+// reports false when ctx or the wait for the move ends first.
+func waitForMove(ctx context.Context, start time.Time, attempt int) bool {
+	d := min(time.Millisecond<<min(attempt, 6), 50*time.Millisecond)
+	d = d/2 + rand.N(d/2+1)
+	end := start.Add(moveWait)
+	if dl, ok := ctx.Deadline(); ok {
+		end = dl
+	}
+	if time.Until(end) < d {
+		return false
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+// movingError is the error of a call that gave up while its slot moved.
+func movingError(err error) error {
+	return fmt.Errorf("the keys' slot was still moving between cluster masters when the call gave up: %w", err)
 }
 
 // runNow calls the script with EVALSHA and, when the server has no copy (a
@@ -214,6 +278,16 @@ func (c *Client) RunPipelined(ctx context.Context, calls []Call) ([]redis.Cmder,
 }
 
 // runPipelined is RunPipelined for calls the package built itself.
+//
+// On a cluster the calls go in one pipeline per master, on that master's
+// own connection, rather than through the cluster client's pipeline: when
+// the first command of a node's batch is refused with TRYAGAIN (its slot
+// is moving), go-redis v9.23.0 sends the whole batch again, so scripts that
+// had run ran twice (an Obtain re-entered its own lock), and commands it
+// had also sent to an ASK or MOVED target were read by two goroutines at
+// once (TestFaultSlotMigration under -race). Here a call refused because
+// its slot is moving did not run: it is sent again alone through the
+// cluster client, which follows the redirection (resendMoving).
 func (c *Client) runPipelined(ctx context.Context, calls []Call) ([]redis.Cmder, error) {
 	p, ok := c.rdb.(pipeliner)
 	if !ok {
@@ -223,35 +297,22 @@ func (c *Client) runPipelined(ctx context.Context, calls []Call) ([]redis.Cmder,
 		return nil, err
 	}
 	cmds := make([]redis.Cmder, len(calls))
-	pipe := p.Pipeline()
-	for i, call := range calls {
-		cmds[i] = pipe.EvalSha(ctx, call.Script.sha, call.Keys, call.Args...)
+	reloads := &reloadReports{c: c}
+	var err error
+	if cc, ok := c.rdb.(*redis.ClusterClient); ok {
+		err = c.pipelineByNode(ctx, cc, calls, cmds, reloads)
+	} else {
+		idx := make([]int, len(calls))
+		for i := range idx {
+			idx[i] = i
+		}
+		err = c.pipelineOn(ctx, p, calls, idx, cmds, reloads)
 	}
-	// Exec's error is the first failed command's; each command is looked at
-	// below, so only a transport-level failure (no replies at all) matters.
-	if _, err := pipe.Exec(ctx); err != nil && !anyReply(cmds) {
+	if err != nil && !anyReply(cmds) {
 		return nil, err
 	}
-	var again []int
-	for i, cmd := range cmds {
-		if isNoScript(cmd.Err()) {
-			again = append(again, i)
-		}
-	}
-	if len(again) > 0 {
-		reloaded := map[string]bool{}
-		pipe := p.Pipeline()
-		for _, i := range again {
-			call := calls[i]
-			if !reloaded[call.Script.name] {
-				reloaded[call.Script.name] = true
-				c.hooks.ScriptReloaded(call.Script.name)
-			}
-			cmds[i] = pipe.Eval(ctx, call.Script.src, call.Keys, call.Args...)
-		}
-		if _, err := pipe.Exec(ctx); err != nil && !anyReply(cmds) {
-			return nil, err
-		}
+	if _, ok := c.rdb.(*redis.ClusterClient); ok {
+		c.resendMoving(ctx, calls, cmds)
 	}
 	for _, cmd := range cmds {
 		if err := cmd.Err(); err != nil {
@@ -259,6 +320,129 @@ func (c *Client) runPipelined(ctx context.Context, calls []Call) ([]redis.Cmder,
 		}
 	}
 	return cmds, nil
+}
+
+// pipelineOn sends calls[idx] in one pipeline of p with EVALSHA, and the
+// ones a server answered with NOSCRIPT again, with EVAL, in a second. It
+// sets cmds[idx] and returns the error of a pipeline that got no reply.
+func (c *Client) pipelineOn(ctx context.Context, p pipeliner, calls []Call, idx []int, cmds []redis.Cmder, reloads *reloadReports) error {
+	pipe := p.Pipeline()
+	for _, i := range idx {
+		call := calls[i]
+		cmds[i] = pipe.EvalSha(ctx, call.Script.sha, call.Keys, call.Args...)
+	}
+	// Exec's error is the first failed command's; each command is looked at
+	// below, so only a transport-level failure (no replies at all) matters.
+	if _, err := pipe.Exec(ctx); err != nil && !anyReplyOf(cmds, idx) {
+		return err
+	}
+	var again []int
+	for _, i := range idx {
+		if isNoScript(cmds[i].Err()) {
+			again = append(again, i)
+		}
+	}
+	if len(again) == 0 {
+		return nil
+	}
+	pipe = p.Pipeline()
+	for _, i := range again {
+		call := calls[i]
+		reloads.report(call.Script.name)
+		cmds[i] = pipe.Eval(ctx, call.Script.src, call.Keys, call.Args...)
+	}
+	if _, err := pipe.Exec(ctx); err != nil && !anyReplyOf(cmds, again) {
+		return err
+	}
+	return nil
+}
+
+// pipelineByNode sends the calls in one pipeline per master, at once, on
+// the master's own client (see runPipelined). A call whose master is not
+// known (no slot map yet) goes through the cluster client alone.
+func (c *Client) pipelineByNode(ctx context.Context, cc *redis.ClusterClient, calls []Call, cmds []redis.Cmder, reloads *reloadReports) error {
+	byNode := map[*redis.Client][]int{}
+	var order []*redis.Client
+	var alone []int
+	for i, call := range calls {
+		n, err := cc.MasterForKey(ctx, call.Keys[0])
+		if err != nil {
+			alone = append(alone, i)
+			continue
+		}
+		if _, ok := byNode[n]; !ok {
+			order = append(order, n)
+		}
+		byNode[n] = append(byNode[n], i)
+	}
+	errs := make([]error, len(order))
+	var wg sync.WaitGroup
+	for j, n := range order {
+		if j == len(order)-1 {
+			errs[j] = c.pipelineOn(ctx, n, calls, byNode[n], cmds, reloads)
+			continue
+		}
+		wg.Go(func() { errs[j] = c.pipelineOn(ctx, n, calls, byNode[n], cmds, reloads) })
+	}
+	wg.Wait()
+	for _, i := range alone {
+		cmds[i] = c.evalAlone(ctx, calls[i])
+	}
+	return errors.Join(errs...)
+}
+
+// reloadReports reports each script sent again with EVAL once per
+// runPipelined, however many masters answered NOSCRIPT for it.
+type reloadReports struct {
+	c    *Client
+	mu   sync.Mutex
+	done map[string]bool
+}
+
+func (r *reloadReports) report(script string) {
+	r.mu.Lock()
+	first := !r.done[script]
+	if first {
+		if r.done == nil {
+			r.done = map[string]bool{}
+		}
+		r.done[script] = true
+	}
+	r.mu.Unlock()
+	if first {
+		r.c.hooks.ScriptReloaded(script)
+	}
+}
+
+// resendMoving sends again, alone through the cluster client, each call a
+// master refused because its slot is moving: it did not run, and the
+// cluster client follows ASK, MOVED and TRYAGAIN for a lone command, and
+// reloads its slot map.
+func (c *Client) resendMoving(ctx context.Context, calls []Call, cmds []redis.Cmder) {
+	for i, cmd := range cmds {
+		if slotInMotion(cmd.Err()) {
+			cmds[i] = c.evalAlone(ctx, calls[i])
+		}
+	}
+}
+
+// evalAlone runs one call through the client with runNow and returns its
+// result as a command of a pipeline would hold it.
+func (c *Client) evalAlone(ctx context.Context, call Call) redis.Cmder {
+	cmd := redis.NewCmd(ctx, "evalsha", call.Script.sha, len(call.Keys))
+	v, err := c.runNow(ctx, call.Script, call.Keys, call.Args...)
+	cmd.SetVal(v)
+	cmd.SetErr(err)
+	return cmd
+}
+
+// anyReplyOf is anyReply for cmds[idx].
+func anyReplyOf(cmds []redis.Cmder, idx []int) bool {
+	sub := make([]redis.Cmder, len(idx))
+	for j, i := range idx {
+		sub[j] = cmds[i]
+	}
+	return anyReply(sub)
 }
 
 // anyReply reports whether at least one command got a reply from a server
