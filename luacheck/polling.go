@@ -1,6 +1,7 @@
 package luacheck
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -45,6 +46,11 @@ type pollAnalysis struct {
 	stmtCalls map[*ast.FuncCallExpr]bool
 	// reads names the static reads the exits depend on, for the message.
 	reads map[string]bool
+	// flags are the assignments of a literal to a name the body does not
+	// declare (more = false, found = true), with the conditions each is
+	// made under: the first test of the loop sees the value from before
+	// the loop, and later tests the literal once an assignment has run.
+	flags map[string][][]ast.Expr
 	depth int
 }
 
@@ -215,6 +221,7 @@ func (in *interp) pollingLoop(cond ast.Expr, body []ast.Stmt) (bool, []string) {
 // scan records the body's definitions, in-place changes, writes and
 // calls the analysis cannot follow.
 func (p *pollAnalysis) scan(body []ast.Stmt) {
+	p.flagAssignments(body, nil, 0)
 	inspect(stmtNodes(body), func(n any) bool {
 		switch n := n.(type) {
 		case *ast.LocalAssignStmt:
@@ -279,6 +286,55 @@ func (p *pollAnalysis) define(names []string, exprs []ast.Expr) {
 		}
 		p.defs[name] = append(p.defs[name], d)
 	}
+}
+
+// varyingGuard stands for the condition of a nested loop's passes, which
+// static never takes for the same on every pass.
+var varyingGuard ast.Expr = &ast.FunctionExpr{}
+
+// flagAssignments records in p.flags the literal assignments of stmts
+// to names they do not declare, with the conditions they are made under
+// (guards).
+func (p *pollAnalysis) flagAssignments(stmts []ast.Stmt, guards []ast.Expr, depth int) {
+	if depth > 64 {
+		return
+	}
+	with := func(g ...ast.Expr) []ast.Expr { return append(slices.Clip(guards), g...) }
+	for _, st := range stmts {
+		switch st := st.(type) {
+		case *ast.AssignStmt:
+			for i, l := range st.Lhs {
+				if id, ok := l.(*ast.IdentExpr); ok && i < len(st.Rhs) && isLiteral(st.Rhs[i]) {
+					if p.flags == nil {
+						p.flags = map[string][][]ast.Expr{}
+					}
+					p.flags[id.Value] = append(p.flags[id.Value], guards)
+				}
+			}
+		case *ast.IfStmt:
+			p.flagAssignments(st.Then, with(st.Condition), depth+1)
+			p.flagAssignments(st.Else, with(st.Condition), depth+1)
+		case *ast.DoBlockStmt:
+			p.flagAssignments(st.Stmts, guards, depth+1)
+		case *ast.WhileStmt:
+			p.flagAssignments(st.Stmts, with(st.Condition), depth+1)
+		case *ast.RepeatStmt:
+			p.flagAssignments(st.Stmts, with(st.Condition), depth+1)
+		case *ast.NumberForStmt:
+			p.flagAssignments(st.Stmts, with(varyingGuard), depth+1)
+		case *ast.GenericForStmt:
+			p.flagAssignments(st.Stmts, with(varyingGuard), depth+1)
+		}
+	}
+}
+
+// isLiteral: e is nil, true, false, a number or a string written out.
+func isLiteral(e ast.Expr) bool {
+	switch e.(type) {
+	case *ast.NilExpr, *ast.TrueExpr, *ast.FalseExpr, *ast.NumberExpr, *ast.StringExpr:
+		return true
+	}
+	return false
 }
 
 // rootName is the variable a chain of indexing starts from: t in t.a[1].
@@ -450,6 +506,21 @@ func (p *pollAnalysis) static(e ast.Expr, visiting map[string]bool) bool {
 func (p *pollAnalysis) staticName(name string, visiting map[string]bool) bool {
 	if p.mutated[name] || visiting[name] {
 		return false
+	}
+	// A flag the body sets on every pass (more = false), or under a
+	// condition that changes from pass to pass (if i > 10 then done =
+	// true), can end the loop on a later pass. One set only under
+	// conditions that are the same on every pass is set on the first
+	// pass or never.
+	for _, guards := range p.flags[name] {
+		if len(guards) == 0 {
+			return false
+		}
+		for _, g := range guards {
+			if !p.static(g, visiting) {
+				return false
+			}
+		}
 	}
 	defs, inBody := p.defs[name]
 	if !inBody {

@@ -776,6 +776,7 @@ func TestRedisCleanScripts(t *testing.T) {
 		{"LUA302/good_include_helper.lua", 0, nil},
 		{"LUA303/good_false_checks.lua", 3, nil},
 		{"LUA303/good_nil_beside_false.lua", 1, []any{"m"}},
+		{"LUA101/good_flag_set_in_body.lua", 0, []any{"a;b;c"}},
 		{"LUA304/good_guarded.lua", 3, []any{7}},
 		{"LUA304/good_validated.lua", 1, []any{1}},
 		{"LUA304/good_existence_tested.lua", 3, nil},
