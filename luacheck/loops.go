@@ -112,16 +112,48 @@ func (in *interp) numberFor(s *ast.NumberForStmt) {
 			in.loops[len(in.loops)-1].over = limit
 		}
 	})
+	eachPass := fromArgvLen
+	if limit.src == 0 || !in.argvEachPass(s, &eachPass) {
+		eachPass = 0
+	}
 	if !hasExit(s.Stmts) {
-		if limit.src != 0 && in.argvEachPass(s) {
-			// Every pass reads ARGV[i + c] where a missing entry raises
-			// an error: the loop cannot outrun the request's arguments,
-			// whatever number bounds it (BullMQ's removeOrphanedJobs
-			// reads as many suffixes as a count in ARGV says).
-			limit = value{kind: kNumber, src: fromArgvLen}
+		if eachPass != 0 {
+			// Every pass reads ARGV[i + c] (or KEYS) where a missing
+			// entry raises an error: the loop cannot outrun the
+			// request's arguments, whatever number bounds it (BullMQ's
+			// removeOrphanedJobs reads as many suffixes as a count in
+			// ARGV says).
+			limit = value{kind: kNumber, src: eachPass}
 		}
 		in.reportBound(s, "for", limit, loop)
 	}
+	if eachPass != 0 {
+		in.boundByRequest(s, eachPass)
+	}
+}
+
+// boundByRequest marks the local that bounds loop s, whose every pass
+// raises past the request's arguments, as a count the request bounds:
+// once the loop has run to its end without raising, the number is at
+// most the number of arguments, and a later loop to it costs what the
+// request asks for (Seata's lock script checks KEYS[1..n] with HGET, then
+// writes the free ones in a second loop to n).
+func (in *interp) boundByRequest(s *ast.NumberForStmt, src source) {
+	bound := s.Limit
+	if countsDown(s.Step) {
+		bound = s.Init
+	}
+	id, ok := bound.(*ast.IdentExpr)
+	if !ok {
+		return
+	}
+	v := in.scope.lookup(id.Value)
+	if v == nil {
+		return
+	}
+	nv := v.val
+	nv.src = src
+	in.setVar(v, nv)
 }
 
 // countsDown: the step is a negative number literal (-1), so the loop
@@ -144,7 +176,7 @@ func countsDown(step ast.Expr) bool {
 }
 
 // argvEachPass reports whether every pass of a numeric for loop reads
-// ARGV at an index that moves with the loop variable ("ARGV[i]",
+// ARGV or KEYS at an index that moves with the loop variable ("ARGV[i]",
 // "ARGV[1 + i]", "ARGV[base + i]" with base unchanged by the body), or
 // takes the next KEYS or ARGV entry through a getter (cursorEntry), and
 // uses that entry, directly or through a local of the body holding it,
@@ -155,8 +187,9 @@ func countsDown(step ast.Expr) bool {
 // wording is "attempt to concatenate a nil value" or "Lua redis lib
 // command arguments must be strings or integers" (TestRedisArgvEachPass).
 // The passes are then at most the number of arguments the request
-// carries, as for a loop to #ARGV.
-func (in *interp) argvEachPass(s *ast.NumberForStmt) bool {
+// carries, as for a loop to #ARGV (or #KEYS: table is set to fromKeysLen
+// when the entry is a key).
+func (in *interp) argvEachPass(s *ast.NumberForStmt, table *source) bool {
 	if s.Step != nil {
 		n, ok := s.Step.(*ast.NumberExpr)
 		if !ok {
@@ -216,11 +249,21 @@ func (in *interp) argvEachPass(s *ast.NumberForStmt) bool {
 			return in.cursorEntry(e, s.Stmts, written)
 		}
 		g, ok := e.(*ast.AttrGetExpr)
-		if !ok || !in.isArgvTable(g.Object) {
+		if !ok {
+			return false
+		}
+		keys := in.isKeysTable(g.Object)
+		if !keys && !in.isArgvTable(g.Object) {
 			return false
 		}
 		id := g.Object.(*ast.IdentExpr)
-		return !written[id.Value] && moves(g.Key)
+		if written[id.Value] || !moves(g.Key) {
+			return false
+		}
+		if keys {
+			*table = fromKeysLen
+		}
+		return true
 	}
 	// strict walks the expressions evaluated whenever e is, and reports
 	// an ARGV entry used where nil raises.
@@ -295,6 +338,19 @@ func (in *interp) isArgvTable(e ast.Expr) bool {
 		return v.val.kind == kArgv
 	}
 	return id.Value == "ARGV" && !in.c.opts.Function
+}
+
+// isKeysTable: e names the request's KEYS table (or a Functions
+// callback's keys parameter).
+func (in *interp) isKeysTable(e ast.Expr) bool {
+	id, ok := e.(*ast.IdentExpr)
+	if !ok {
+		return false
+	}
+	if v := in.scope.lookup(id.Value); v != nil {
+		return v.val.kind == kKeys
+	}
+	return id.Value == "KEYS" && !in.c.opts.Function
 }
 
 // isRedisCall reports whether call is redis.call, the sandbox's own.

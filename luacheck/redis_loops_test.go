@@ -434,17 +434,20 @@ func TestRedisArgvEachPass(t *testing.T) {
 	loops := []struct {
 		name, pre, use string
 		raises         bool
+		passes         int // when it raises: the passes before; 0 for one per ARGV entry
 	}{
-		{"concatenation", "", "local key = KEYS[2] .. ARGV[1 + i]", true},
-		{"arithmetic", "", "local n = 0 + ARGV[1 + i]", true},
-		{"copy", "", "local entry = ARGV[1 + i]", false},
-		{"command argument", "", "redis.call('SET', KEYS[2] .. 'last', ARGV[1 + i])", true},
-		{"copy, then a command argument", "", "local entry = ARGV[1 + i]\n  redis.call('SET', KEYS[2] .. 'last', entry)", true},
-		{"pcall argument", "", "redis.pcall('SET', KEYS[2] .. 'last', ARGV[1 + i])", false},
-		{"getter, then a command argument", getter, "local entry = nextArg()\n  redis.call('SET', KEYS[2] .. 'last', entry)", true},
-		{"getter, then a concatenation", getter, "local key = KEYS[2] .. nextArg()", true},
-		{"getter, then a copy", getter, "local entry = nextArg()", false},
-		{"getter, then a pcall argument", getter, "redis.pcall('SET', KEYS[2] .. 'last', nextArg())", false},
+		{"concatenation", "", "local key = KEYS[2] .. ARGV[1 + i]", true, 0},
+		{"arithmetic", "", "local n = 0 + ARGV[1 + i]", true, 0},
+		{"copy", "", "local entry = ARGV[1 + i]", false, 0},
+		{"command argument", "", "redis.call('SET', KEYS[2] .. 'last', ARGV[1 + i])", true, 0},
+		{"copy, then a command argument", "", "local entry = ARGV[1 + i]\n  redis.call('SET', KEYS[2] .. 'last', entry)", true, 0},
+		{"pcall argument", "", "redis.pcall('SET', KEYS[2] .. 'last', ARGV[1 + i])", false, 0},
+		{"getter, then a command argument", getter, "local entry = nextArg()\n  redis.call('SET', KEYS[2] .. 'last', entry)", true, 0},
+		{"getter, then a concatenation", getter, "local key = KEYS[2] .. nextArg()", true, 0},
+		{"getter, then a copy", getter, "local entry = nextArg()", false, 0},
+		{"getter, then a pcall argument", getter, "redis.pcall('SET', KEYS[2] .. 'last', nextArg())", false, 0},
+		{"key as a command argument", "", "redis.call('EXISTS', KEYS[i])", true, 2},
+		{"key in a pcall", "", "redis.pcall('EXISTS', KEYS[i])", false, 0},
 	}
 	for _, l := range loops {
 		script := fmt.Sprintf("%sfor i = 1, tonumber(ARGV[1]) do\n  %s\n  redis.call('INCR', KEYS[1])\nend\nreturn 0\n", l.pre, l.use)
@@ -458,6 +461,9 @@ func TestRedisArgvEachPass(t *testing.T) {
 		want := count
 		if l.raises {
 			want = entries
+			if l.passes > 0 {
+				want = l.passes
+			}
 			if err == nil {
 				t.Errorf("%s: the script did not fail past the last argument", l.name)
 			}
@@ -471,6 +477,23 @@ func TestRedisArgvEachPass(t *testing.T) {
 		if reported == l.raises {
 			t.Errorf("%s: LUA102 reported %v, want %v", l.name, reported, !l.raises)
 		}
+	}
+
+	// A loop to the same count after one whose every pass raised past the
+	// last key runs at most as many passes as there are keys: the script
+	// fails in the first loop otherwise (Seata's lock script).
+	const twoLoops = "local n = tonumber(ARGV[1])\nfor i = 1, n do\n  redis.call('EXISTS', KEYS[i])\nend\n" +
+		"for i = 1, n do\n  redis.call('INCR', KEYS[1])\nend\nreturn 0\n"
+	for _, n := range []int{2, 5000} {
+		c.Del(ctx, counter)
+		err := c.Eval(ctx, twoLoops, []string{counter, p + "q:"}, n).Err()
+		passes, _ := c.Get(ctx, counter).Int()
+		if n == 2 && (err != nil || passes != 2) || n > 2 && (err == nil || passes != 0) {
+			t.Errorf("two loops to %d with 2 keys: %d passes of the second, error %v", n, passes, err)
+		}
+	}
+	if got := rules(Check([]byte(twoLoops), Options{})); len(got) != 0 {
+		t.Errorf("checker on two loops to the same count: %v, want nothing", got)
 	}
 }
 
