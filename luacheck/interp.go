@@ -761,6 +761,10 @@ func (in *interp) expr(e ast.Expr) value {
 		return value{kind: kBool}
 	case *ast.UnaryLenOpExpr:
 		v := in.expr(e.Expr)
+		if v.maybeNil && v.cmd != "" {
+			l, col := in.opPos(e, e.Line(), "#")
+			in.c.reportCol(l, col, RuleMaybeNil, "length (#) of %s: %s, and taking its length raises an error (\"attempt to get length of ... (a %s value)\"; guard it or use \"or ''\")", describeMaybeNil(v), whenNil(v), missingType(v))
+		}
 		switch v.kind {
 		case kKeys:
 			in.c.res.DynamicKeys = true

@@ -417,6 +417,7 @@ func TestRedisScriptErrors(t *testing.T) {
 		{"LUA304/bad_member_not_added.lua", Options{}, 3, "attempt to compare boolean with number"},
 		{"LUA304/bad_string_library.lua", Options{}, 2, "bad argument #1 to 'find' (string expected, got boolean)"},
 		{"LUA304/bad_method_on_reply.lua", Options{}, 1, "attempt to index local 'owner' (a boolean value)"},
+		{"LUA304/bad_length_of_reply.lua", Options{}, 1, "attempt to get length of local 'owner' (a boolean value)"},
 		{"LUA402/bad_blocking.lua", Options{}, 3, "This Redis command is not allowed from script"},
 		{"LUA403/bad_no_writes.lua", Options{}, 2, "Write commands are not allowed from read-only scripts"},
 		{"LUA001/bad_client_library.lua", Options{}, 0, "attempted to access nonexistent global variable 'ngx'"},
