@@ -743,9 +743,14 @@ func (in *interp) expr(e ast.Expr) value {
 		in.arithmetic(e, e.Line(), e.Operator, l)
 		in.arithmetic(e, e.Line(), e.Operator, r)
 		lt, lit := l.literalText()
+		_, rlit := r.literalText()
 		return value{kind: kNumber, src: l.src | r.src, clamped: l.clamped && r.clamped,
 			fromEnd: e.Operator == "-" && lit && l.kind == kNumber && strings.HasPrefix(lt, "-"),
-			size:    l.size && (e.Operator == "-" || e.Operator == "+") || r.size && e.Operator == "+"}
+			size:    l.size && (e.Operator == "-" || e.Operator == "+") || r.size && e.Operator == "+",
+			// A count the caller passes turned into a stop index ("n - 1")
+			// is still the caller's number: n = 0 gives -1, the end. A
+			// sum ("first + 99") is a page after the caller's start.
+			caller: e.Operator == "-" && l.callerNumber() && rlit && r.kind == kNumber}
 	case *ast.UnaryMinusOpExpr:
 		if n, ok := e.Expr.(*ast.NumberExpr); ok {
 			// Negative literals such as LRANGE's -1 stay constants.
@@ -765,23 +770,28 @@ func (in *interp) expr(e ast.Expr) value {
 			l, col := in.opPos(e, e.Line(), "#")
 			in.c.reportCol(l, col, RuleMaybeNil, "length (#) of %s: %s, and taking its length raises an error (\"attempt to get length of ... (a %s value)\"; guard it or use \"or ''\")", describeMaybeNil(v), whenNil(v), missingType(v))
 		}
-		switch v.kind {
-		case kKeys:
-			in.c.res.DynamicKeys = true
-			return value{kind: kNumber, src: fromKeysLen}
-		case kArgv:
-			return value{kind: kNumber, src: fromArgvLen}
-		}
-		if requestData(v) {
-			return value{kind: kNumber, src: fromArgsList}
-		}
-		// The length of a reply is bounded by the read that produced it:
-		// a page is no new source of work, a whole collection is.
-		return value{kind: kNumber, src: v.src &^ fromReply, cmd: v.cmd}
+		return in.lengthOf(v)
 	case *ast.FunctionExpr:
 		return in.functionValue(e)
 	}
 	return unknown
+}
+
+// lengthOf is #v, or table.getn(v).
+func (in *interp) lengthOf(v value) value {
+	switch v.kind {
+	case kKeys:
+		in.c.res.DynamicKeys = true
+		return value{kind: kNumber, src: fromKeysLen}
+	case kArgv:
+		return value{kind: kNumber, src: fromArgvLen}
+	}
+	if requestData(v) {
+		return value{kind: kNumber, src: fromArgsList}
+	}
+	// The length of a reply is bounded by the read that produced it:
+	// a page is no new source of work, a whole collection is.
+	return value{kind: kNumber, src: v.src &^ fromReply, cmd: v.cmd}
 }
 
 func (in *interp) concat(l, r value) value {
@@ -845,7 +855,7 @@ var builtins = map[string]bool{
 	"math.min": true, "math.max": true, "math.floor": true, "math.ceil": true, "math.abs": true,
 	"cjson.decode": true, "cmsgpack.unpack": true, "string.format": true,
 	"table.concat": true, "string.sub": true, "string.lower": true, "string.upper": true,
-	"string.gsub": true,
+	"string.gsub": true, "table.getn": true,
 }
 
 func (in *interp) ident(e *ast.IdentExpr) value {
@@ -1281,6 +1291,8 @@ func (in *interp) call(e *ast.FuncCallExpr) []value {
 		v := arg(0)
 		in.stringSubject(e, f.lib, v)
 		return []value{{kind: kString, src: v.src, cmd: v.cmd, at: v.at}}
+	case "table.getn":
+		return []value{in.lengthOf(arg(0))}
 	case "string.gsub":
 		in.stringSubject(e, f.lib, arg(0))
 		return []value{substituted(arg(0), arg(2), placeOf(line, in.c.toks.column(line, "gsub"))), {kind: kNumber}}

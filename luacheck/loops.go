@@ -669,7 +669,7 @@ func (in *interp) reportBound(s ast.Stmt, keyword string, bound value, loop *loo
 		if bound.cmd != "" {
 			what = "a " + bound.cmd + " reply"
 		}
-		in.reportLoop(s, keyword, RuleInputBound, "%s loop is bounded by the size of %s whose range stop the caller passes in ARGV as is: the caller decides how long the script blocks the server, up to the whole collection with a stop of -1 (replace a negative stop, or one past start plus a fixed page size, with start plus that size: math.min lets -1 through)", keyword, what)
+		in.reportLoop(s, keyword, RuleInputBound, "%s loop is bounded by the size of %s whose range stop is a number the caller passes in ARGV, as is or less a constant: the caller decides how long the script blocks the server, up to the whole collection with a stop of -1 (replace a negative stop, or one past start plus a fixed page size, with start plus that size: math.min lets -1 through)", keyword, what)
 		return
 	}
 	in.reportLoop(s, keyword, RuleInputBound, "%s loop is bounded by %s with no clamp: the caller or the data decides how long the script blocks the server (clamp it with math.min or break at a fixed maximum)", keyword, src.describe())

@@ -366,7 +366,34 @@ func TestRedisCallerRange(t *testing.T) {
 		if left := c.ZCard(ctx, due).Val(); left != int64(n-10) {
 			t.Errorf("%d members: the LIMIT page removed %d", n, int64(n)-left)
 		}
-		c.Del(ctx, set, list, due)
+		// A count turned into a stop (count - 1): a count of 0 moves
+		// every member, 5 moves 5; the first + 99 page moves at most 100.
+		for _, tc := range []struct {
+			file     string
+			keys     []string
+			args     []any
+			want     int64
+			selfDesc string
+		}{
+			{"LUA102/bad_caller_count_stop.lua", []string{set, p + "to", list, p + "seen"}, []any{0, 0}, int64(n), "count 0"},
+			{"LUA102/bad_caller_count_stop.lua", []string{set, p + "to", list, p + "seen"}, []any{5, 5}, 5, "count 5"},
+			{"LUA102/good_caller_page_after_start.lua", []string{set, p + "to"}, []any{0}, int64(min(n, 100)), "page after the start"},
+		} {
+			c.Del(ctx, p+"to", p+"seen")
+			if err := c.Eval(ctx, caseSource(t, tc.file), tc.keys, tc.args...).Err(); err != nil {
+				t.Fatalf("%s: %v", tc.file, err)
+			}
+			if got := c.ZCard(ctx, p+"to").Val() + c.SCard(ctx, p+"to").Val(); got != tc.want {
+				t.Errorf("%d members, %s: %d moved, want %d", n, tc.selfDesc, got, tc.want)
+			}
+		}
+		c.Del(ctx, set, list, due, p+"to", p+"seen")
+	}
+	if got := findingsOf(t, "LUA102/bad_caller_count_stop.lua", Options{}); strings.Join(got, " ") != "LUA102 LUA102" {
+		t.Errorf("checker on count - 1 stops: %v", got)
+	}
+	if got := findingsOf(t, "LUA102/good_caller_page_after_start.lua", Options{}); len(got) != 0 {
+		t.Errorf("checker on a page after the start: %v", got)
 	}
 }
 
