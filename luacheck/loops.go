@@ -329,28 +329,23 @@ func (in *interp) argvEachPass(s *ast.NumberForStmt, table *source) bool {
 
 // isArgvTable: e names the request's ARGV table (or a Functions
 // callback's args parameter).
-func (in *interp) isArgvTable(e ast.Expr) bool {
-	id, ok := e.(*ast.IdentExpr)
-	if !ok {
-		return false
-	}
-	if v := in.scope.lookup(id.Value); v != nil {
-		return v.val.kind == kArgv
-	}
-	return id.Value == "ARGV" && !in.c.opts.Function
-}
+func (in *interp) isArgvTable(e ast.Expr) bool { return in.requestTable(e, kArgv, "ARGV") }
 
 // isKeysTable: e names the request's KEYS table (or a Functions
 // callback's keys parameter).
-func (in *interp) isKeysTable(e ast.Expr) bool {
+func (in *interp) isKeysTable(e ast.Expr) bool { return in.requestTable(e, kKeys, "KEYS") }
+
+// requestTable: e is a local holding the request's table of kind k, or
+// the global of that name where scripts have one (not in Functions).
+func (in *interp) requestTable(e ast.Expr, k kind, global string) bool {
 	id, ok := e.(*ast.IdentExpr)
 	if !ok {
 		return false
 	}
 	if v := in.scope.lookup(id.Value); v != nil {
-		return v.val.kind == kKeys
+		return v.val.kind == k
 	}
-	return id.Value == "KEYS" && !in.c.opts.Function
+	return id.Value == global && !in.c.opts.Function
 }
 
 // isRedisCall reports whether call is redis.call, the sandbox's own.
