@@ -271,6 +271,7 @@ func analyzeJoined(src []byte, opts Options) *Result {
 	// says the script cannot be assembled, and reporting each name it
 	// would have defined as LUA302 says the same again (namesElsewhere).
 	inner.includeMissing = len(found) > 0
+	inner.segments = &segs
 	if opts.files != nil {
 		inner.splice = &splice{segs: segs, files: opts.files}
 	}

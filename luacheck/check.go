@@ -98,6 +98,9 @@ type Options struct {
 	// splice, when set, builds the assembled script's tokens and tree
 	// from pieces parsed once per run (splice.go).
 	splice *splice
+	// segments map the lines of an assembled script to the files they
+	// come from (includedElsewhere); a pointer keeps Options comparable.
+	segments *[]segment
 }
 
 // Position is a place in a script. Line and Column are 1-based; Column is 0

@@ -169,6 +169,16 @@ func TestCheckFilesUncalledHelper(t *testing.T) {
 	if !strings.Contains(includer, "lib.lua:2:") || strings.Contains(includer, "lib.lua:5:") {
 		t.Errorf("the includer alone reports:\n%s\nwant the called helper's key (lib.lua:2), not the uncalled one's loop or key (lib.lua:5)", includer)
 	}
+	// Check on its own, without a run's file cache, says the same.
+	src, err := os.ReadFile("q/a-1.lua")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range Check(src, Options{Filename: "q/a-1.lua", Includes: true}) {
+		if f.Pos.Line == 5 && strings.HasSuffix(f.Pos.File, "lib.lua") {
+			t.Errorf("Check alone reports the uncalled helper: %v", f)
+		}
+	}
 	both := includedFindings("./q/a-1.lua", "./q/includes/lib.lua")
 	var inUnused int
 	for _, f := range both {
