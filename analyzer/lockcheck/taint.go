@@ -33,6 +33,11 @@ func newTaint(f *fn, read *ast.CallExpr) *taint {
 		self bool
 	}
 	writes := map[*types.Var][]write{}
+	// defaults are assignments of a constant to a variable in the body of
+	// an if that finds the variable at its zero value (if v == "" { v =
+	// "0.0.0" }): a default for a missing value, after which the variable
+	// still holds what was read whenever something was.
+	defaults := map[*ast.AssignStmt]bool{}
 	add := func(lhs, rhs []ast.Expr, self bool) {
 		for i, l := range lhs {
 			v := t.varOf(l)
@@ -51,7 +56,12 @@ func newTaint(f *fn, read *ast.CallExpr) *taint {
 	}
 	ast.Inspect(f.body, func(n ast.Node) bool {
 		switch n := n.(type) {
+		case *ast.IfStmt:
+			t.markDefaults(n, defaults)
 		case *ast.AssignStmt:
+			if defaults[n] {
+				return true
+			}
 			add(n.Lhs, n.Rhs, n.Tok != token.ASSIGN && n.Tok != token.DEFINE)
 			if len(n.Lhs) == 1 && len(n.Rhs) == 1 && redisapi.ReplyCommand(t.info, n.Rhs[0]) == ast.Expr(read) {
 				if v := t.varOf(n.Lhs[0]); v != nil {
@@ -192,6 +202,34 @@ func (t *taint) uses(e ast.Expr, v *types.Var) bool {
 // comparison of the value read with the one to write (cur < v) is the
 // lost-update race.
 func (t *taint) decides(e ast.Expr) bool { return t.find(e, true) }
+
+// markDefaults adds to defaults the assignments of a constant to v among
+// the statements of an if whose condition is v == zero value.
+func (t *taint) markDefaults(n *ast.IfStmt, defaults map[*ast.AssignStmt]bool) {
+	b, ok := ast.Unparen(n.Cond).(*ast.BinaryExpr)
+	if !ok || b.Op != token.EQL {
+		return
+	}
+	tested := t.varOf(b.X)
+	if !t.isZero(b.Y) {
+		tested = t.varOf(b.Y)
+		if !t.isZero(b.X) {
+			return
+		}
+	}
+	if tested == nil {
+		return
+	}
+	for _, st := range n.Body.List {
+		a, ok := st.(*ast.AssignStmt)
+		if !ok || a.Tok != token.ASSIGN || len(a.Lhs) != 1 || len(a.Rhs) != 1 || t.varOf(a.Lhs[0]) != tested {
+			continue
+		}
+		if tv, ok := t.info.Types[a.Rhs[0]]; ok && tv.Value != nil {
+			defaults[a] = true
+		}
+	}
+}
 
 // absence reports whether b compares a value with its zero value.
 func (t *taint) absence(b *ast.BinaryExpr) bool {

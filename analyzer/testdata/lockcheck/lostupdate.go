@@ -186,6 +186,30 @@ func fillEmpty(rdb *redis.Client, id string) {
 	}
 }
 
+// Reported: a default for a missing value leaves the value read in the
+// variable whenever there was one (a stored version raised only when the
+// running one is higher).
+func raiseVersion(rdb *redis.Client, cur int) {
+	v, _ := rdb.Get(ctx, "version").Result()
+	if v == "" {
+		v = "0"
+	}
+	stored, _ := strconv.Atoi(v)
+	if cur > stored {
+		rdb.Set(ctx, "version", cur, 0) // want `SET of "version" depends on the GET before it`
+	}
+}
+
+// Silent: a constant that replaces the value read whatever it was.
+func overwritten(rdb *redis.Client, cur int) {
+	v, _ := rdb.Get(ctx, "version").Result()
+	v = "0"
+	stored, _ := strconv.Atoi(v)
+	if cur > stored {
+		rdb.Set(ctx, "version", cur, 0)
+	}
+}
+
 // Reported: the value read is compared with something else than zero.
 func fillStale(rdb *redis.Client, id, version string) {
 	if v := rdb.Get(ctx, "page:"+id).Val(); v == "" || v < version {
