@@ -49,6 +49,12 @@ type Options struct {
 	// what the request asks for, like a variadic command, so by default
 	// they are quiet.
 	ArgLoops bool
+	// ReturnedReads also reports a whole-collection read the script
+	// returns as its reply as it is (return redis.call('SMEMBERS', k), or
+	// one field of a returned table). The caller asked for the whole
+	// collection: the read costs what the same command sent by itself
+	// does, which no rule reports, so by default it is quiet.
+	ReturnedReads bool
 	// KeysTagged: the project guarantees the keys it passes as KEYS[i]
 	// and the key prefixes it passes in ARGV carry the script's hash tag
 	// (a queue library whose prefix is "{queue}"), so a key derived from

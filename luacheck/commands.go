@@ -5,6 +5,7 @@ import (
 
 	"github.com/slotlint/slotlint/internal/rediscmd"
 	"github.com/slotlint/slotlint/slot"
+	"github.com/yuin/gopher-lua/ast"
 )
 
 // command models redis.call/redis.pcall(name, args...): it runs the
@@ -281,6 +282,12 @@ func dangerReason(cmd *rediscmd.Command) string {
 // patterns, which the command table does not describe, so they are listed.
 // It reports whether the reply holds the whole collection.
 func (in *interp) wholeRead(c commandCall) bool {
+	if in.replyCall != nil && in.scriptReply[in.replyCall] && !in.c.opts.ReturnedReads {
+		// The script's reply is the read: the caller asked for the
+		// collection, as it would with the command alone. Nothing in
+		// the script uses the reply after it.
+		return false
+	}
 	name := c.cmd.Name
 	switch name {
 	case "SMEMBERS", "HGETALL", "HKEYS", "HVALS":
@@ -757,4 +764,52 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// returnedCalls finds the calls whose reply the script returns as it is:
+// an expression of a return statement of the chunk, or a field of a
+// table such a statement returns (return {redis.call('HGETALL', k), id}).
+// Returns inside functions are not the script's reply unless the caller
+// returns them too, which this does not follow.
+func returnedCalls(chunk []ast.Stmt) map[*ast.FuncCallExpr]bool {
+	var found map[*ast.FuncCallExpr]bool
+	add := func(e ast.Expr) {
+		if c, ok := e.(*ast.FuncCallExpr); ok {
+			if found == nil {
+				found = map[*ast.FuncCallExpr]bool{}
+			}
+			found[c] = true
+		}
+	}
+	var walk func(stmts []ast.Stmt)
+	walk = func(stmts []ast.Stmt) {
+		for _, st := range stmts {
+			switch s := st.(type) {
+			case *ast.ReturnStmt:
+				for _, e := range s.Exprs {
+					add(e)
+					if t, ok := e.(*ast.TableExpr); ok {
+						for _, f := range t.Fields {
+							add(f.Value)
+						}
+					}
+				}
+			case *ast.IfStmt:
+				walk(s.Then)
+				walk(s.Else)
+			case *ast.DoBlockStmt:
+				walk(s.Stmts)
+			case *ast.WhileStmt:
+				walk(s.Stmts)
+			case *ast.RepeatStmt:
+				walk(s.Stmts)
+			case *ast.NumberForStmt:
+				walk(s.Stmts)
+			case *ast.GenericForStmt:
+				walk(s.Stmts)
+			}
+		}
+	}
+	walk(chunk)
+	return found
 }

@@ -7,7 +7,8 @@
 // holding a whole collection; a for-in over such a reply or over a list
 // decoded from a stored value that runs a command on each pass; loops
 // over the request's own arguments only with ArgLoops), whole-collection
-// reads and paging loops that read to the end (LUA103), sandbox globals,
+// reads and paging loops that read to the end (LUA103; a read the script
+// returns as its reply only with ReturnedReads), sandbox globals,
 // nil-versus-false reply mistakes, and commands a script should not or
 // cannot run. Rules has each rule's exact scope.
 //

@@ -201,6 +201,11 @@ type interp struct {
 	// reads maps the calls of nil-bulk reads to the value they name.
 	present []entry
 	reads   map[*ast.FuncCallExpr]entry
+	// scriptReply are the calls whose reply is returned as the script's
+	// reply as it is (returnedCalls); replyCall is the redis.call being
+	// evaluated.
+	scriptReply map[*ast.FuncCallExpr]bool
+	replyCall   *ast.FuncCallExpr
 	// pos has the columns of strings and operators; namePos is where the
 	// command name of the redis.call being evaluated is (zero: unknown).
 	pos     positions
@@ -234,6 +239,7 @@ func (in *interp) runChunk(chunk []ast.Stmt, closureWrites map[string]bool) {
 	in.pos = buildPositions(chunk, in.c.toks)
 	in.chunk = chunk
 	in.writtenInClosure = closureWrites
+	in.scriptReply = returnedCalls(chunk)
 	in.scope = &scope{decls: &declarations{}}
 	for name := range strings.SplitSeq(in.c.opts.Globals, ",") {
 		if name = strings.TrimSpace(name); name != "" {
@@ -1237,7 +1243,9 @@ func (in *interp) call(e *ast.FuncCallExpr) []value {
 	switch f.lib {
 	case "redis.call", "redis.pcall":
 		in.namePos = in.argPos(e, 0)
+		in.replyCall = e
 		reply := in.command(line, f.lib, args)
+		in.replyCall = nil
 		if reply.cmd != "" {
 			if ent, ok := readEntry(reply.cmd, args); ok {
 				if in.reads == nil {

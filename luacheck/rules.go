@@ -57,8 +57,8 @@ var Rules = []Rule{
 	},
 	{
 		ID: RuleWholeRead, Title: "whole-collection or keyspace read",
-		Why: "SMEMBERS, HGETALL, HKEYS, HVALS, SUNION/SINTER/SDIFF, LRANGE/ZRANGE/ZREVRANGE to -1 (from a fixed start, from a start that is 0 on some path, or from one the caller or the data sets that is not counted back from the end or from the collection's size) or from a fixed start to a stop computed from the collection's size (ZRANGE k 0 (ZCARD - keep - 1), which reads all but the kept members), and range reads without LIMIT/COUNT cost as much as the data and block the server meanwhile (KEYS is reported once, as LUA401); so do loops that page through a collection until it runs out (SCAN until the cursor is 0, LIMIT pages until one comes back empty, LPOP/RPOP/ZPOPMIN... until nothing comes back) with no fixed cap on pages or items",
-		Bad: "return redis.call('HGETALL', KEYS[1])", Good: "return redis.call('HSCAN', KEYS[1], ARGV[1], 'COUNT', 100)",
+		Why: "SMEMBERS, HGETALL, HKEYS, HVALS, SUNION/SINTER/SDIFF, LRANGE/ZRANGE/ZREVRANGE to -1 (from a fixed start, from a start that is 0 on some path, or from one the caller or the data sets that is not counted back from the end or from the collection's size) or from a fixed start to a stop computed from the collection's size (ZRANGE k 0 (ZCARD - keep - 1), which reads all but the kept members), and range reads without LIMIT/COUNT cost as much as the data and block the server meanwhile (KEYS is reported once, as LUA401); so do loops that page through a collection until it runs out (SCAN until the cursor is 0, LIMIT pages until one comes back empty, LPOP/RPOP/ZPOPMIN... until nothing comes back) with no fixed cap on pages or items. A whole read the script returns as its reply as it is (return redis.call('ZRANGE', KEYS[1], 0, -1), or a field of a returned table, at the script's top level) is reported only with -returned-reads: the caller asked for the collection, and it costs what the same command sent alone costs",
+		Bad: "local n = #redis.call('SMEMBERS', KEYS[1])", Good: "local n = redis.call('SCARD', KEYS[1])",
 	},
 	{
 		ID: RuleUndeclaredKey, Title: "key not passed in KEYS",

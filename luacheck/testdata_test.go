@@ -65,6 +65,8 @@ func loadCases(t testing.TB) []luaCase {
 						c.opts.ReadOnly = true
 					case opt == "argloops":
 						c.opts.ArgLoops = true
+					case opt == "returnedreads":
+						c.opts.ReturnedReads = true
 					default:
 						t.Fatalf("%s: unknown check option %q", path, opt)
 					}

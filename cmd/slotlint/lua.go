@@ -37,6 +37,7 @@ func runLua(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	readOnly := fset.Bool("readonly", false, "the scripts run with EVAL_RO/FCALL_RO")
 	keysTagged := fset.Bool("keys-tagged", false, "the keys the scripts get in KEYS and the key prefixes they get in ARGV carry the project's hash tag: keys derived from KEYS[i] are not LUA202, keys built on a prefix from ARGV are not LUA201; a whole key passed in ARGV, and keys built on one, still are, since it may be another entity's key under its own tag (as a \"-- slotlint:keys-tagged\" comment in a script)")
 	argLoops := fset.Bool("arg-loops", false, "also report loops over the request's own arguments as LUA102: #KEYS, #ARGV, ipairs(KEYS), ipairs(ARGV), and lists decoded from ARGV or from a KEYS element (for _, id in ipairs(cjson.decode(ARGV[1])))")
+	returnedReads := fset.Bool("returned-reads", false, "also report as LUA103 a whole-collection read the script returns as its reply as it is (return redis.call('ZRANGE', KEYS[1], 0, -1)): the caller asked for the collection, so by default it is quiet")
 	prelude := fset.String("prelude", "", "a Lua `file` the application prepends to each script before running it; its findings are reported in it")
 	globals := fset.String("globals", "", "comma-separated `names` defined elsewhere (by a prelude the checker does not see)")
 	includes := fset.Bool("includes", true, `resolve BullMQ-style "--- @include \"name\"" lines relative to the script`)
@@ -89,16 +90,17 @@ func runLua(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	results := luacheck.CheckFiles(files, 0, func(file string, src []byte) luacheck.Options {
 		opts := luacheck.Options{
-			NumKeys:     *keys,
-			KeysKnown:   *keys >= 0,
-			Function:    *function || luacheck.IsLibrary(src),
-			ReadOnly:    *readOnly,
-			KeysTagged:  *keysTagged,
-			ArgLoops:    *argLoops,
-			Prelude:     preludeText,
-			PreludeFile: *prelude,
-			Globals:     *globals,
-			Includes:    *includes,
+			NumKeys:       *keys,
+			KeysKnown:     *keys >= 0,
+			Function:      *function || luacheck.IsLibrary(src),
+			ReadOnly:      *readOnly,
+			KeysTagged:    *keysTagged,
+			ArgLoops:      *argLoops,
+			ReturnedReads: *returnedReads,
+			Prelude:       preludeText,
+			PreludeFile:   *prelude,
+			Globals:       *globals,
+			Includes:      *includes,
 		}
 		if *keysFromName {
 			if n, ok := luacheck.KeysFromFilename(file); ok {

@@ -100,6 +100,7 @@ func TestLuaFunctionAndReadOnly(t *testing.T) {
 		"lib.lua":  "#!lua name=lib\nredis.register_function('f', function(keys, args) return redis.call('GET', KEYS[1]) end)\n",
 		"read.lua": "return redis.call('DEL', KEYS[1])\n",
 		"args.lua": "for i = 1, #KEYS do redis.call('DEL', KEYS[i]) end\n",
+		"list.lua": "return redis.call('LRANGE', KEYS[1], 0, -1)\n",
 	})
 	// Detected as a library from its shebang: KEYS is not a global there.
 	if code, out, _ := runLuaCmd(t, filepath.Join(dir, "lib.lua")); code != 1 || !strings.Contains(out, "LUA302 KEYS is not a global in a function library") {
@@ -117,6 +118,13 @@ func TestLuaFunctionAndReadOnly(t *testing.T) {
 	}
 	if code, out, _ := runLuaCmd(t, "-arg-loops", filepath.Join(dir, "args.lua")); code != 1 || !strings.Contains(out, "LUA102 for loop is bounded by #KEYS") {
 		t.Errorf("-arg-loops: %d %s", code, out)
+	}
+	// So is a whole read the script returns as its reply.
+	if code, out, _ := runLuaCmd(t, filepath.Join(dir, "list.lua")); code != 0 {
+		t.Errorf("returned read by default: %d %s", code, out)
+	}
+	if code, out, _ := runLuaCmd(t, "-returned-reads", filepath.Join(dir, "list.lua")); code != 1 || !strings.Contains(out, "LUA103 LRANGE 0 -1 reads to the end") {
+		t.Errorf("-returned-reads: %d %s", code, out)
 	}
 }
 
