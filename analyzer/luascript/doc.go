@@ -12,8 +12,14 @@
 // and FunctionLoad or FunctionLoadReplace for a Functions library. The text
 // may be a string literal, a constant or a package-level variable given one
 // value, a concatenation of those, or a file embedded with //go:embed into a
-// string, a []byte, or an embed.FS read with ReadFile and a constant name.
-// Embedded files are read from the directory of the Go file. A script
+// string, a []byte, or an embed.FS read with its ReadFile method or
+// io/fs's ReadFile and a name known before the program runs: a constant,
+// a sum of constants, or fmt.Sprintf of them with %s, %v or %d. A loader,
+// a function of the package that returns one script or text (func
+// load(name string) *redis.Script reading "scripts/" + name, or one
+// returning (string, error) whose other returns give "" or nil), is
+// followed with each call's arguments, so every script it makes is
+// checked. Embedded files are read from the directory of the Go file. A script
 // value (redis.NewScript, rueidis and valkey-go NewLuaScript, redigo
 // NewScript) is followed through a package-level variable or a struct
 // field that the package gives exactly one value (s.claim =

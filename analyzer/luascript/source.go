@@ -89,12 +89,25 @@ type resolver struct {
 	byExpr map[ast.Expr]*script
 	// imported looks up the scripts other packages' variables hold.
 	imported *importedScripts
+	// funcs are the package's function declarations, for loaders
+	// (inline); bound holds the arguments of the loader calls being
+	// followed, each with the bindings its own expression is read under.
+	funcs   map[*types.Func]*ast.FuncDecl
+	bound   map[*types.Var]boundArg
+	inlines int
+}
+
+// boundArg is the argument a loader call gives one parameter, with the
+// bindings of the code that made the call.
+type boundArg struct {
+	expr  ast.Expr
+	outer map[*types.Var]boundArg
 }
 
 func newResolver(pass *analysis.Pass) *resolver {
 	r := &resolver{pass: pass, value: map[types.Object]ast.Expr{}, index: map[types.Object]int{},
 		multi: map[types.Object]bool{}, all: map[types.Object][]ast.Expr{}, embeds: map[*types.Var]*embedDecl{}, scripts: map[string]*script{},
-		byExpr: map[ast.Expr]*script{}}
+		byExpr: map[ast.Expr]*script{}, funcs: map[*types.Func]*ast.FuncDecl{}}
 	info := pass.TypesInfo
 	setObj := func(obj types.Object, e ast.Expr, i int) {
 		if obj == nil {
@@ -135,6 +148,10 @@ func newResolver(pass *analysis.Pass) *resolver {
 	for _, f := range pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
+			case *ast.FuncDecl:
+				if fn, ok := info.Defs[n.Name].(*types.Func); ok && n.Body != nil {
+					r.funcs[fn] = n
+				}
 			case *ast.GenDecl:
 				if n.Tok == token.VAR {
 					r.embedDirectives(n)
@@ -301,6 +318,10 @@ func (r *resolver) follow(e ast.Expr) (ast.Expr, bool) {
 
 // text resolves a string expression to the script text it always holds.
 func (r *resolver) text(e ast.Expr) *script {
+	if len(r.bound) > 0 {
+		// A loader's body gives each call its own text.
+		return r.resolveText(e)
+	}
 	if s, ok := r.byExpr[e]; ok {
 		return s
 	}
@@ -377,6 +398,15 @@ func (r *resolver) pieces(e ast.Expr, out *[]piece, emb **script, depth int) boo
 		return r.pieces(x.X, out, emb, depth) && r.pieces(x.Y, out, emb, depth)
 	case *ast.Ident, *ast.SelectorExpr:
 		if v, ok := r.objectOf(x).(*types.Var); ok {
+			if a, ok := r.bound[v]; ok {
+				// A loader's parameter: the caller's argument, read with
+				// the caller's own bindings.
+				inner := r.bound
+				r.bound = a.outer
+				ok := r.pieces(a.expr, out, emb, depth+1)
+				r.bound = inner
+				return ok
+			}
 			if d := r.embeds[v]; d != nil && !isEmbedFS(v.Type()) {
 				*emb = r.embedFile(d, "", x)
 				return true
@@ -396,6 +426,11 @@ func (r *resolver) pieces(e ast.Expr, out *[]piece, emb **script, depth int) boo
 					*emb = s
 					return true
 				}
+				// text, err := load("x"), a loader with an error result
+				if result, restore, ok := r.inline(call, 0); ok {
+					defer restore()
+					return r.pieces(result, out, emb, depth+1)
+				}
 			}
 		}
 		// A constant of another package: its text, placed where it is used.
@@ -411,30 +446,188 @@ func (r *resolver) pieces(e ast.Expr, out *[]piece, emb **script, depth int) boo
 		if tv := info.Types[x.Fun]; tv.IsType() && len(x.Args) == 1 {
 			return r.pieces(x.Args[0], out, emb, depth+1)
 		}
+		if text, ok := r.sprintf(x); ok {
+			r.size += len(text)
+			*out = append(*out, piece{text: text, at: x})
+			return r.size <= luacheck.DefaultMaxBytes
+		}
+		// lua("admit.lua"), a loader that returns the text.
+		if result, restore, ok := r.inline(x, 0); ok {
+			defer restore()
+			return r.pieces(result, out, emb, depth+1)
+		}
 		return false
 	}
 	return false
 }
 
-// readFile resolves fs.ReadFile("name") on an embed.FS variable.
+// readFile resolves a read of an embed.FS variable's file: the method
+// (scripts.ReadFile(name)) or io/fs's function (fs.ReadFile(scripts,
+// name)), with a name known when the package is analysed: a constant, or
+// a sum of constants and a loader's parameters ("scripts/" + name).
 func (r *resolver) readFile(call *ast.CallExpr) *script {
 	fn, ok := typeutil.Callee(r.pass.TypesInfo, call).(*types.Func)
-	if !ok || fn.Name() != "ReadFile" || fn.Pkg() == nil || fn.Pkg().Path() != "embed" || len(call.Args) != 1 {
+	if !ok || fn.Name() != "ReadFile" || fn.Pkg() == nil {
 		return nil
 	}
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok {
+	var fsys, name ast.Expr
+	switch {
+	case fn.Pkg().Path() == "embed" && len(call.Args) == 1:
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return nil
+		}
+		fsys, name = sel.X, call.Args[0]
+	case fn.Pkg().Path() == "io/fs" && len(call.Args) == 2:
+		fsys, name = call.Args[0], call.Args[1]
+	default:
 		return nil
 	}
-	v, ok := r.objectOf(sel.X).(*types.Var)
+	v, ok := r.objectOf(fsys).(*types.Var)
 	if !ok || r.embeds[v] == nil {
 		return nil
 	}
-	tv := r.pass.TypesInfo.Types[call.Args[0]]
-	if tv.Value == nil || tv.Value.Kind() != constant.String {
+	file, ok := r.constText(name)
+	if !ok {
 		return nil
 	}
-	return r.embedFile(r.embeds[v], constant.StringVal(tv.Value), call)
+	return r.embedFile(r.embeds[v], file, call)
+}
+
+// constText is the string an expression always holds, when only
+// constants, sums of them and a loader's parameters make it.
+func (r *resolver) constText(e ast.Expr) (string, bool) {
+	var parts []piece
+	var emb *script
+	size := r.size
+	ok := r.pieces(e, &parts, &emb, 0)
+	r.size = size
+	if !ok || emb != nil {
+		return "", false
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		b.WriteString(p.text)
+	}
+	return b.String(), true
+}
+
+// maxInlines bounds how many loader calls are followed inside each other.
+const maxInlines = 4
+
+// inline follows a call of a loader, a function of the package that
+// returns one expression as its result number index (func script(name
+// string) *redis.Script { src, err := lua.ReadFile("lua/" + name); ...;
+// return redis.NewScript(string(src)) }, or func load(name string)
+// (string, error) whose other returns give "" or nil with an error): it
+// gives that expression with the call's arguments bound to the
+// parameters, until restore. Loaders that return different values, take
+// a variadic parameter or assign a parameter are not followed.
+func (r *resolver) inline(call *ast.CallExpr, index int) (result ast.Expr, restore func(), ok bool) {
+	if r.inlines >= maxInlines {
+		return nil, nil, false
+	}
+	fn := typeutil.StaticCallee(r.pass.TypesInfo, call)
+	if fn == nil {
+		return nil, nil, false
+	}
+	fd := r.funcs[fn]
+	sig, _ := fn.Type().(*types.Signature)
+	if fd == nil || sig == nil || sig.Variadic() || sig.Recv() != nil || sig.Params().Len() != len(call.Args) ||
+		index >= sig.Results().Len() {
+		return nil, nil, false
+	}
+	ok = true
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) != sig.Results().Len() {
+				ok = false // a bare return, or another call's results
+				return false
+			}
+			e := n.Results[index]
+			if isZeroLiteral(e) {
+				return true
+			}
+			if result != nil && result != e {
+				ok = false
+				return false
+			}
+			result = e
+		}
+		return true
+	})
+	if !ok || result == nil {
+		return nil, nil, false
+	}
+	bound := map[*types.Var]boundArg{}
+	for i := range sig.Params().Len() {
+		p := sig.Params().At(i)
+		if len(r.all[p]) > 0 {
+			return nil, nil, false
+		}
+		bound[p] = boundArg{expr: call.Args[i], outer: r.bound}
+	}
+	saved := r.bound
+	r.bound = bound
+	r.inlines++
+	return result, func() { r.bound = saved; r.inlines-- }, true
+}
+
+// isZeroLiteral reports whether e is "" or nil: what a loader returns
+// beside an error.
+func isZeroLiteral(e ast.Expr) bool {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.BasicLit:
+		return x.Kind == token.STRING && (x.Value == `""` || x.Value == "``")
+	case *ast.Ident:
+		return x.Name == "nil"
+	}
+	return false
+}
+
+// sprintf is the text of fmt.Sprintf with a constant format whose verbs
+// are all %s, %v or %d, and arguments constText knows ("%s.lua", name).
+func (r *resolver) sprintf(call *ast.CallExpr) (string, bool) {
+	fn := typeutil.StaticCallee(r.pass.TypesInfo, call)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "fmt" || fn.Name() != "Sprintf" || len(call.Args) == 0 || call.Ellipsis.IsValid() {
+		return "", false
+	}
+	tv := r.pass.TypesInfo.Types[call.Args[0]]
+	if tv.Value == nil || tv.Value.Kind() != constant.String {
+		return "", false
+	}
+	format, args := constant.StringVal(tv.Value), call.Args[1:]
+	var b strings.Builder
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			b.WriteByte(format[i])
+			continue
+		}
+		if i+1 >= len(format) {
+			return "", false
+		}
+		i++
+		switch format[i] {
+		case '%':
+			b.WriteByte('%')
+		case 's', 'v', 'd':
+			if len(args) == 0 {
+				return "", false
+			}
+			t, ok := r.constText(args[0])
+			if !ok {
+				return "", false
+			}
+			b.WriteString(t)
+			args = args[1:]
+		default:
+			return "", false
+		}
+	}
+	return b.String(), len(args) == 0
 }
 
 // embedFile reads the file an embed variable holds: the one its patterns
@@ -534,7 +727,14 @@ func (r *resolver) scriptValue(e ast.Expr) *script {
 			if d, ok := redisapi.DefinedScript(r.pass.TypesInfo, call); ok && !d.Library {
 				return r.text(d.Text)
 			}
-			return nil
+			// loadScript("hold.lua"), a loader that makes the script.
+			result, restore, ok := r.inline(call, 0)
+			if !ok {
+				return nil
+			}
+			defer restore()
+			e = result
+			continue
 		}
 		v, ok := r.follow(e)
 		if !ok {
