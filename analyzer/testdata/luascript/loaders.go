@@ -85,3 +85,12 @@ func loaders(rdb *redis.ClusterClient, id, name string) {
 	renamed("fs.lua").Run(ctx, rdb, []string{key})
 	loadScript(name).Run(ctx, rdb, []string{key}) // a name known only at run time
 }
+
+// forever never returns: following it stops after a few calls.
+func forever(name string) string { return forever(name + "x") }
+
+var foreverScript = redis.NewScript(forever("a"))
+
+func recursive(rdb *redis.ClusterClient, id string) {
+	foreverScript.Run(ctx, rdb, []string{"n:{" + id + "}"})
+}
