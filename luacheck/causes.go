@@ -189,6 +189,9 @@ func groupCauses(fs []Finding) []Finding {
 				f.tagged = false
 			}
 		case RuleMissingGlobal:
+			if c.what == "application" {
+				f.appGlobals = g.names
+			}
 			if len(g.names) > 1 {
 				list := make([]string, len(g.names))
 				for i, n := range g.names {

@@ -149,8 +149,11 @@ type Finding struct {
 	// libraries), "" otherwise.
 	Function string
 
-	// global is the name a LUA302 finding reads, up to its first dot.
-	global string
+	// global is the name a LUA302 finding reads, up to its first dot;
+	// appGlobals are the names of a LUA302 finding on names the
+	// application would define (not standard ones), all of the file's.
+	global     string
+	appGlobals []string
 	// cause is what decides a LUA201 key's slot, shared by every key of
 	// the file it decides (see undeclaredCause); "" when the key is its
 	// own cause.

@@ -23,7 +23,8 @@
 // Every rule is listed in Rules with its reason and a bad and a good
 // example; the code of each lives in one file: loops.go (LUA101-LUA103),
 // commands.go (LUA103 single reads, LUA201-LUA203, LUA401-LUA403),
-// interp.go (LUA301, LUA302), replies.go and presence.go (LUA303,
+// interp.go (LUA301, LUA302; headers.go drops names a header beside the
+// script defines), replies.go and presence.go (LUA303,
 // LUA304), truth.go (LUA305), check.go, source.go, limits.go and
 // template.go (LUA001),
 // suppress.go (LUA002). assemble.go joins a prelude and included files

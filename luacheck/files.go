@@ -61,6 +61,7 @@ func CheckFiles(paths []string, workers int, optsFor func(path string, src []byt
 	work()
 	wg.Wait()
 	dropRepeats(results)
+	dropHeaderNames(results)
 	return results
 }
 
