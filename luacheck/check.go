@@ -236,6 +236,9 @@ type Result struct {
 	// Checked is false when the script could not be analysed (syntax
 	// error, over a limit); Findings then say why.
 	Checked bool
+	// header are the locals the file declares when it is a header
+	// (headerNames): nothing else at its top level.
+	header []string
 }
 
 // Check analyses a script and returns its findings sorted by position.
@@ -251,6 +254,13 @@ type Result struct {
 // read of one missing global one LUA302 finding at the first read, each
 // naming the other lines.
 func Check(src []byte, opts Options) []Finding {
+	fs, _ := check(src, opts)
+	return fs
+}
+
+// check is Check, and the names the file declares when it is a header
+// (headerNames).
+func check(src []byte, opts Options) ([]Finding, []string) {
 	// Only the findings leave Check: the script's hash is not needed
 	// (hashing the text was 3% of a run over the real-world set), nor the
 	// list of key uses (a fortieth of the bytes a run allocated).
@@ -258,9 +268,9 @@ func Check(src []byte, opts Options) []Finding {
 	res := Analyze(src, opts)
 	fs := collapse(res.Findings)
 	if f, ok := notAScript(res, fs); ok {
-		return []Finding{f}
+		return []Finding{f}, nil
 	}
-	return groupCauses(fs)
+	return groupCauses(fs), res.header
 }
 
 // beforeAdvice adds clause to msg before the parenthesis that ends it (the
@@ -482,6 +492,9 @@ func (c *checker) run(src []byte) {
 		return
 	}
 	c.res.Checked = true
+	if !spliced {
+		c.res.header = headerNames(chunk)
+	}
 	in := newInterp(c)
 	in.unreferenced = unreferencedFunctions(chunk, names)
 	if c.opts.includeMissing || isFragment(chunk) {

@@ -14,6 +14,9 @@ type FileResult struct {
 	Path     string
 	Findings []Finding
 	Err      error // the file could not be read
+	// header: the names the file declares, when it is a header
+	// (headerNames).
+	header []string
 }
 
 // CheckFiles reads and checks files with up to workers goroutines (0 means
@@ -51,7 +54,7 @@ func CheckFiles(paths []string, workers int, optsFor func(path string, src []byt
 			opts := optsFor(path, src)
 			opts.Filename = path
 			opts.files = files
-			results[i].Findings = Check(src, opts)
+			results[i].Findings, results[i].header = check(src, opts)
 		}
 	}
 	var wg sync.WaitGroup

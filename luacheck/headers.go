@@ -32,10 +32,10 @@ func dropHeaderNames(results []FileResult) {
 	defined := map[string]map[string][]string{} // dir -> name -> header paths
 	for _, r := range results {
 		dir := filepath.Dir(r.Path)
-		if !dirs[dir] || r.Err != nil {
+		if !dirs[dir] {
 			continue
 		}
-		for _, name := range headerNames(r.Path) {
+		for _, name := range r.header {
 			if defined[dir] == nil {
 				defined[dir] = map[string][]string{}
 			}
@@ -62,21 +62,10 @@ func dropHeaderNames(results []FileResult) {
 	}
 }
 
-// headerNames are the locals a header file declares, or nil when the
-// file is not a header (it runs a command, returns, calls a function of
-// its own, or assigns a global).
-func headerNames(path string) []string {
-	src, err := readLimited(path, DefaultMaxBytes, nil)
-	if err != nil || len(src) == 0 {
-		return nil
-	}
-	if _, deep := scanTokens(src, DefaultMaxDepth, nil); deep.tooMany || deep.line > 0 {
-		return nil // the parser is not given what the checker refuses
-	}
-	chunk, err := parseChunk(src, path)
-	if err != nil {
-		return nil
-	}
+// headerNames are the locals a file declares when it is a header, nil
+// otherwise (it runs a command, returns, calls a function of its own, or
+// assigns a global).
+func headerNames(chunk []ast.Stmt) []string {
 	var names []string
 	for _, st := range chunk {
 		switch s := st.(type) {
