@@ -18,6 +18,7 @@ import (
 	"github.com/slotlint/slotlint/analyzer/config"
 	"github.com/slotlint/slotlint/analyzer/internal/analyzerdoc"
 	"github.com/slotlint/slotlint/analyzer/internal/astutil"
+	"github.com/slotlint/slotlint/analyzer/internal/callers"
 	"github.com/slotlint/slotlint/analyzer/internal/directives"
 	"github.com/slotlint/slotlint/analyzer/internal/keyexpr"
 	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
@@ -82,7 +83,7 @@ type checker struct {
 	functions map[string]*script
 	// callers indexes the package's functions and their calls, built when
 	// a script key depends on a helper's parameters.
-	callers *callerIndex
+	callers *callers.Index
 }
 
 func run(pass *analysis.Pass) (any, error) {

@@ -20,13 +20,8 @@ func (c *checker) runnerSites(call *redisapi.Call) []*site {
 	if !call.ScriptValue || call.Source == nil || call.KeysArg == nil || call.ArgvArg == nil && !(call.ArgvKnown && len(call.Argv) == 0) {
 		return nil
 	}
-	ix := c.callerIndex()
-	fd := ix.enclosing(call.Node.Pos())
-	if fd == nil {
-		return nil
-	}
-	fn, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
-	if fn == nil || fn.Exported() || ix.escaped[fn] || fd.Recv != nil && ix.ifaceNames[fn.Name()] {
+	fn, fd, calls, ok := c.callerIndex().Helper(call.Node.Pos())
+	if !ok {
 		return nil
 	}
 	sig := fn.Type().(*types.Signature)
@@ -39,10 +34,6 @@ func (c *checker) runnerSites(call *redisapi.Call) []*site {
 		if !sig.Variadic() || argsAt != sig.Params().Len()-1 {
 			return nil
 		}
-	}
-	calls := ix.calls[fn]
-	if len(calls) > maxCallers {
-		return nil
 	}
 	var out []*site
 	for _, cl := range calls {
