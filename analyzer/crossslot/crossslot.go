@@ -3,12 +3,14 @@ package crossslot
 import (
 	_ "embed"
 	"fmt"
+	"go/token"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/slotlint/slotlint/analyzer/config"
 	"github.com/slotlint/slotlint/analyzer/internal/analyzerdoc"
+	"github.com/slotlint/slotlint/analyzer/internal/callers"
 	"github.com/slotlint/slotlint/analyzer/internal/directives"
 	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
 	"github.com/slotlint/slotlint/analyzer/internal/slotcheck"
@@ -38,6 +40,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if len(res.Calls) == 0 || !r.Enabled(rules.Of("crossslot")...) {
 		return nil, nil
 	}
+	var ix *callers.Index
 	for _, call := range res.Calls {
 		companions(pass, r, res, cfg, call)
 		if !call.MultiKey {
@@ -51,16 +54,34 @@ func run(pass *analysis.Pass) (any, error) {
 		if len(keys) >= 2 {
 			o := slotcheck.Relate(call.Command, keys, cfg.Slot)
 			opaque = o.Opaque
+			fixKeys, where := keys, ""
+			if o.Opaque && !call.Script {
+				// Keys a helper is given whole: judge them with what each
+				// of its callers passes.
+				if ix == nil {
+					ix = callers.New(pass, res.Keys)
+				}
+				if bad, judged := atCallers(ix, call.Node.Pos(), call.Command, keys, cfg.Slot); judged {
+					if bad == nil {
+						if call.Complete {
+							continue // every caller passes keys of one slot
+						}
+					} else {
+						o, opaque, fixKeys = bad.outcome, false, nil
+						where = "; " + bad.bound.Describe(pass.Fset, bad.key)
+					}
+				}
+			}
 			switch {
 			case call.Script || o.Opaque: // scripts are scriptkeys' to judge
 			case call.SplitBySlot && o.Kind != slot.SameSlot:
-				r.Report(splitRule(o.Kind), call.Node, fixFor(pass, res, call, keys), "%s", splitMessage(call.Command, o, cfg.Slot))
+				r.Report(splitRule(o.Kind), call.Node, fixFor(pass, res, call, fixKeys), "%s%s", splitMessage(call.Command, o, cfg.Slot), where)
 				continue
 			case o.Kind == slot.DifferentSlots:
-				r.Report(rules.SlotsDiffer, call.Node, nil, "%s", o.Message)
+				r.Report(rules.SlotsDiffer, call.Node, nil, "%s%s", o.Message, where)
 				continue
 			case o.Kind == slot.Unknown:
-				r.Report(rules.NoCommonTag, call.Node, fixFor(pass, res, call, keys), "%s", o.Message)
+				r.Report(rules.NoCommonTag, call.Node, fixFor(pass, res, call, fixKeys), "%s%s", o.Message, where)
 				continue
 			}
 		}
@@ -70,6 +91,59 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	return nil, nil
+}
+
+// callerOutcome is a helper's keys related as one of its callers passes
+// them, and the key whose parameter names that call.
+type callerOutcome struct {
+	outcome slotcheck.Outcome
+	bound   callers.Bound
+	key     slot.Key
+}
+
+// atCallers relates keys that a helper is given whole (its parameters) at
+// every call of the helper, and returns the first call whose keys may be
+// in different slots. judged is false when the keys are not the helper's
+// parameters, when not every call is in sight, or when some caller passes
+// keys it is given whole in turn: those stay unresolved (SL1005).
+func atCallers(ix *callers.Index, at token.Pos, cmd string, keys []slotcheck.Key, opts slot.Options) (bad *callerOutcome, judged bool) {
+	plain := make([]slot.Key, len(keys))
+	for i, k := range keys {
+		plain[i] = k.Key
+	}
+	undecided := false
+	judged = ix.Each(at, plain, func(b callers.Bound) bool {
+		if b.Unbound {
+			undecided = true
+			return false
+		}
+		bound := make([]slotcheck.Key, len(keys))
+		for i, k := range keys {
+			bound[i] = k
+			bound[i].Key = b.Subst(k.Key)
+		}
+		o := slotcheck.Relate(cmd, bound, opts)
+		switch {
+		case o.Kind == slot.SameSlot:
+			return true
+		case o.Opaque:
+			undecided = true
+			return false
+		}
+		key := o.A.Key
+		for _, k := range keys {
+			if param, _ := b.ParamOf(k.Key); param != "" {
+				key = k.Key
+				break
+			}
+		}
+		bad = &callerOutcome{outcome: o, bound: b, key: key}
+		return false
+	})
+	if !judged || undecided {
+		return nil, false
+	}
+	return bad, true
 }
 
 // unresolved names what was not followed.

@@ -18,6 +18,15 @@
 //     fix wraps that value in {} in each concatenation or format string;
 //   - SL1005 (only with -slotlint.strict) when the keys cannot be resolved.
 //
+// Keys a helper is given whole (func move(rdb, src, dst string) {
+// rdb.Rename(ctx, src, dst) }) are judged at every call of the helper with
+// what that call passes, when every call is in sight (an unexported
+// function, only ever called): a call whose keys may be in different
+// slots is reported at the command, under SL1001 or SL1002, naming the
+// call ("called at jobs.go:40 with src = ..."), and keys every caller
+// passes with one slot are resolved. A call that passes keys it was
+// given whole in turn leaves them unresolved (SL1005).
+//
 // slotlint's runtime is read the same way: Client.MaxUpdate's value and
 // dirty set and Client.LockAndSet's lock and state keys must share a slot,
 // and the lock key of Client.Obtain and LockAndSet needs a hash tag of its

@@ -18,3 +18,22 @@ func load(rdb *redis.Client, keys []string, id, src, dst string) {
 }
 
 var incr = redis.NewScript(`return 1`)
+
+// A helper given its keys whole is judged at its callers: when every
+// caller passes keys of one slot, they are resolved.
+func movePair(rdb *redis.Client, src, dst string) {
+	rdb.Rename(ctx, src, dst)
+}
+
+func movePairCaller(rdb *redis.Client, id string) {
+	movePair(rdb, "{job:"+id+"}:a", "{job:"+id+"}:b")
+}
+
+// A caller that passes keys it was given whole leaves them unresolved.
+func copyPair(rdb *redis.Client, src, dst string) {
+	rdb.Rename(ctx, src, dst) // want `RENAME keys cannot be resolved statically \(src, dst are built elsewhere\)`
+}
+
+func copyPairCaller(rdb *redis.Client, src, dst string) {
+	copyPair(rdb, src, dst)
+}
