@@ -79,7 +79,7 @@ func loaders(rdb *redis.ClusterClient, id, name string) {
 	counterScript.Run(ctx, rdb, []string{key}) // want `passes 1 key but the script never reads KEYS\[1\]` `^INCR key "global:counter" \(slot \d+\) is a literal, not passed in KEYS.*\(lua/fs.lua:1\); here KEYS\[1\] is key`
 	derivedScript.Run(ctx, rdb, []string{"job:{" + id + "}"}, "owner")
 	derivedScript.Run(ctx, rdb, []string{"job:" + id}, "owner") // want `^script SET key KEYS\[1\] \.\. ":lock" \(lua/derived.lua:3\) is "job:" \+ id \+ ":lock" with this call's KEYS\[1\] = "job:" \+ id: it shares no hash tag`
-	enqueueCmd.Run(ctx, rdb, []string{key}) // want `passes 1 key but the script never reads KEYS\[1\]` `^INCR key "global:counter" \(slot \d+\) is a literal`
+	enqueueCmd.Run(ctx, rdb, []string{key})                     // want `passes 1 key but the script never reads KEYS\[1\]` `^INCR key "global:counter" \(slot \d+\) is a literal`
 	globalScript.Run(ctx, rdb, []string{key})
 	pick(true).Run(ctx, rdb, []string{key})
 	renamed("fs.lua").Run(ctx, rdb, []string{key})
