@@ -3,9 +3,10 @@ package luacheck
 import (
 	"strings"
 
+	"github.com/yuin/gopher-lua/ast"
+
 	"github.com/slotlint/slotlint/internal/rediscmd"
 	"github.com/slotlint/slotlint/slot"
-	"github.com/yuin/gopher-lua/ast"
 )
 
 // command models redis.call/redis.pcall(name, args...): it runs the

@@ -81,8 +81,8 @@ func TestFindingsDiff(t *testing.T) {
 	const luaMsg = "goto is Lua 5.2 syntax: Redis runs Lua 5.1"
 	edit(t, filepath.Join(clone, "luacheck", "source.go"), `"`+luaMsg, `"goto (changed) is Lua 5.2 syntax: Redis runs Lua 5.1`)
 	edit(t, filepath.Join(clone, "analyzer", "crossslot", "crossslot.go"),
-		`r.Report(rules.SlotsDiffer, call.Node, nil, "%s", o.Message)`,
-		`r.Report(rules.SlotsDiffer, call.Node, nil, "changed: %s", o.Message)`)
+		`r.Report(rules.SlotsDiffer, call.Node, nil, "%s%s", o.Message, where)`,
+		`r.Report(rules.SlotsDiffer, call.Node, nil, "changed: %s%s", o.Message, where)`)
 	out, errs, code = run(t, clone, script, "--only=lua,extra", "HEAD", "--", app)
 	if code != 1 {
 		t.Fatalf("changed messages: exit %d, want 1\nstdout:\n%s\nstderr:\n%s", code, out, errs)

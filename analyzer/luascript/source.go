@@ -2,6 +2,7 @@ package luascript
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -361,6 +362,10 @@ func (r *resolver) resolveText(e ast.Expr) *script {
 		at = first
 	}
 	s.id = fmt.Sprintf("go:%d:%d", at.Pos(), buf.Len())
+	if len(r.bound) > 0 {
+		// A loader's text differs by call from the same first piece.
+		s.id += fmt.Sprintf(":%x", sha256.Sum256(buf.Bytes()))
+	}
 	return r.intern(s)
 }
 

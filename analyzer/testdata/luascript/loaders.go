@@ -94,3 +94,20 @@ var foreverScript = redis.NewScript(forever("a"))
 func recursive(rdb *redis.ClusterClient, id string) {
 	foreverScript.Run(ctx, rdb, []string{"n:{" + id + "}"})
 }
+
+// command builds a script around the command it is given: each call's
+// text is its own, and a finding in one is reported where the text is
+// written.
+func command(name string) *redis.Script {
+	return redis.NewScript("redis.call('" + name + "', '*') return redis.call('GET', KEYS[1])") // want `^KEYS `
+}
+
+var (
+	echoScript = command("ECHO")
+	keysScript = command("KEYS") // as long as ECHO: the same place and size
+)
+
+func commands(rdb *redis.ClusterClient, id string) {
+	echoScript.Run(ctx, rdb, []string{"n:{" + id + "}"})
+	keysScript.Run(ctx, rdb, []string{"n:{" + id + "}"})
+}
