@@ -305,18 +305,32 @@ func (in *interp) argvEachPass(s *ast.NumberForStmt, table *source) bool {
 		}
 		return false
 	}
+	// number is tonumber(e) of an entry: nil when the entry is missing.
+	number := func(e ast.Expr) bool {
+		call, ok := e.(*ast.FuncCallExpr)
+		return ok && call.Receiver == nil && len(call.Args) == 1 && in.globalName(call.Func) == "tonumber" && entry(call.Args[0])
+	}
 	for _, st := range s.Stmts {
 		var es []ast.Expr
 		switch st := st.(type) {
 		case *ast.LocalAssignStmt:
 			es = st.Exprs
 			for i, name := range st.Names {
-				copies[name] = len(st.Names) == len(st.Exprs) && !assigned[name] && entry(st.Exprs[i])
+				copies[name] = len(st.Names) == len(st.Exprs) && !assigned[name] && (entry(st.Exprs[i]) || number(st.Exprs[i]))
 			}
 		case *ast.AssignStmt:
 			es = st.Rhs
 		case *ast.FuncCallStmt:
 			es = []ast.Expr{st.Expr}
+		case *ast.NumberForStmt:
+			// A numeric for raises on a nil start, limit or step ("'for'
+			// limit must be a number"): a workflow engine's inner loop
+			// to tonumber(nextArg()) events.
+			for _, e := range []ast.Expr{st.Init, st.Limit, st.Step} {
+				if e != nil && (entry(e) || number(e) || strict(e, 0)) {
+					return true
+				}
+			}
 		}
 		for _, e := range es {
 			if strict(e, 0) {

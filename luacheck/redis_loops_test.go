@@ -473,6 +473,10 @@ func TestRedisArgvEachPass(t *testing.T) {
 		{"getter, then a concatenation", getter, "local key = KEYS[2] .. nextArg()", true, 0},
 		{"getter, then a copy", getter, "local entry = nextArg()", false, 0},
 		{"getter, then a pcall argument", getter, "redis.pcall('SET', KEYS[2] .. 'last', nextArg())", false, 0},
+		{"getter, then an inner loop's limit", getter, "local events = tonumber(nextArg())\n  for j = 1, events do end", true, 0},
+		{"an inner loop's limit", "", "for j = 1, ARGV[1 + i] do end", true, 0},
+		{"a number copied", "", "local events = tonumber(ARGV[1 + i])", false, 0},
+		{"an inner loop's limit under a condition", "", "local events = tonumber(ARGV[1 + i])\n  if i > 1 then events = 1 end", false, 0},
 		{"key as a command argument", "", "redis.call('EXISTS', KEYS[i])", true, 2},
 		{"key in a pcall", "", "redis.pcall('EXISTS', KEYS[i])", false, 0},
 	}
@@ -500,7 +504,12 @@ func TestRedisArgvEachPass(t *testing.T) {
 		if passes != want {
 			t.Errorf("%s: %d passes ran, want %d", l.name, passes, want)
 		}
-		reported := strings.Contains(strings.Join(rules(Check([]byte(script), Options{})), " "), RuleInputBound)
+		// The outer loop's finding: an inner loop to an entry is
+		// reported on its own line.
+		outer, reported := strings.Count(l.pre, "\n")+1, false
+		for _, f := range Check([]byte(script), Options{}) {
+			reported = reported || f.Rule == RuleInputBound && f.Pos.Line == outer
+		}
 		if reported == l.raises {
 			t.Errorf("%s: LUA102 reported %v, want %v", l.name, reported, !l.raises)
 		}
