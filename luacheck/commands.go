@@ -44,7 +44,7 @@ func (in *interp) command(line int, via string, args []value) value {
 	if cmd == nil {
 		return reply
 	}
-	reply.maybeNil = nilBulk[cmd.Name]
+	reply.maybeNil = nilBulk[cmd.Name] && !listedRead(cmd.Name, args)
 	reply.size = sizeCommands[cmd.Name]
 	mayKeys = spread || hasKeySpecs(cmd)
 	call := commandCall{line: line, name: upper, anchor: name, cmd: cmd, argv: argv, args: args[:len(argv)], spread: spread, spreadVal: spreadVal}

@@ -992,7 +992,7 @@ func (in *interp) index(e *ast.AttrGetExpr) value {
 		}
 		return value{kind: kString, key: in.holes.next("ARGV", obj.label()+"["+exprLabel(e.Key)+"]"), hasKey: true, src: fromArgv}
 	case kReply:
-		return value{kind: kUnknown, src: fromReply, cmd: obj.cmd, at: fieldPlace(obj.at, ks, lit)}
+		return value{kind: kUnknown, src: fromReply, cmd: obj.cmd, at: fieldPlace(obj.at, ks, lit), listed: obj.cmd == "KEYS"}
 	case kTable:
 		if obj.lib != "" && lit {
 			name := obj.lib + "." + ks

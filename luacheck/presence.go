@@ -305,3 +305,28 @@ func (in *interp) positiveOtherwise(e ast.Expr) []*variable {
 	}
 	return nil
 }
+
+// listedRead: a read of a key the script has just listed (an element of a
+// KEYS or SCAN reply, as is) that is nil only when the key is missing. The
+// key exists: a script runs alone and keys do not expire while it runs,
+// so GET gives its text (or fails with WRONGTYPE), and a pop or random
+// read of one element finds one, since Redis deletes an emptied list or
+// set (Jesque's watchdog: KEYS isAlive:*, then GET of each).
+func listedRead(cmd string, args []value) bool {
+	if len(args) < 2 || !args[1].listed {
+		return false
+	}
+	switch cmd {
+	case "GET", "GETEX", "GETDEL":
+		return true
+	case "LPOP", "RPOP", "SPOP", "SRANDMEMBER", "HRANDFIELD":
+		return len(args) == 2 // without a count
+	case "LINDEX":
+		if len(args) != 3 {
+			return false
+		}
+		t, ok := args[2].literalText()
+		return ok && (t == "0" || t == "-1")
+	}
+	return false
+}

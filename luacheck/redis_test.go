@@ -989,3 +989,56 @@ func TestRedisCompileLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestRedisListedKeys checks what LUA304 assumes of a key the script has
+// just listed with KEYS or SCAN: it is there for the rest of the script.
+// good_listed_key.lua runs over keys that all exist, one with a TTL that
+// ends while the script busy-waits on TIME: Redis does not expire keys
+// while a script runs, so GET of each listed key gives its text and the
+// script succeeds; bad_listed_key_built.lua, whose key is built from a
+// listed one, fails on the missing ":owner" key as its finding says.
+func TestRedisListedKeys(t *testing.T) {
+	if got := findingsOf(t, "LUA304/good_listed_key.lua", Options{}); len(got) != 0 {
+		t.Fatalf("checker on the good case: %v", got)
+	}
+	c := redistest.Standalone(t)
+	ctx := context.Background()
+	// The cases list hb:*: the test's own prefix keeps other keys of the
+	// shared server out of the listing.
+	p := redistest.Prefix(t) + ":"
+	own := func(src string) string { return strings.ReplaceAll(src, "'hb:", "'"+p+"hb:") }
+	a, b := p+"hb:a", p+"hb:b"
+	cleanup(t, a, b)
+	now := time.Now().UnixMilli()
+	if err := c.Set(ctx, a, now-120000, 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Set(ctx, b, now, 30*time.Millisecond).Err(); err != nil {
+		t.Fatal(err)
+	}
+	// KEYS, then a wait of 100 ms on the server's clock, then GET of each
+	// listed key: the TTL of hb:b ends in the wait.
+	const wait = "local keys = redis.call('KEYS', 'hb:*')\n" +
+		"local t = redis.call('TIME')\nlocal until_ms = t[1] * 1000 + t[2] / 1000 + 100\n" +
+		"repeat t = redis.call('TIME') until t[1] * 1000 + t[2] / 1000 >= until_ms\n" +
+		"local out = {}\nfor _, k in ipairs(keys) do out[#out + 1] = redis.call('GET', k) end\nreturn out\n"
+	vals, err := c.Eval(ctx, own(wait), nil).StringSlice()
+	if err != nil || len(vals) != 2 {
+		t.Fatalf("GET of listed keys after a TTL ended mid-script: %v, %v; want both values", vals, err)
+	}
+	if n, _ := c.Exists(ctx, b).Result(); n != 0 {
+		t.Fatalf("%s still exists after the script: its TTL did not end during the wait", b)
+	}
+	c.Set(ctx, b, now, 0)
+	res, err := c.Eval(ctx, own(caseSource(t, "LUA304/good_listed_key.lua")), nil, now).Slice()
+	if err != nil || len(res) != 2 {
+		t.Fatalf("good_listed_key.lua: %v, %v; want the stale keys and the fresh count", res, err)
+	}
+	if stale, _ := res[0].([]any); len(stale) != 1 || stale[0] != a || res[1] != int64(1) {
+		t.Fatalf("good_listed_key.lua: %v; want [[%s] 1]", res, a)
+	}
+	err = c.Eval(ctx, own(caseSource(t, "LUA304/bad_listed_key_built.lua")), nil, now).Err()
+	if err == nil || !strings.Contains(err.Error(), "attempt to perform arithmetic") {
+		t.Fatalf("bad_listed_key_built.lua: %v, want the arithmetic error on a missing key", err)
+	}
+}

@@ -113,6 +113,9 @@ type value struct {
 	key slot.Key
 	// cmd is the command whose reply this value is or derives from.
 	cmd string
+	// listed: a key name of a KEYS or SCAN reply, as is (an element, not
+	// text built from one): the key exists while the script runs.
+	listed bool
 	// lib names a sandbox library table ("redis", "cjson", ...) or, for
 	// kFunc, a builtin function ("redis.call").
 	lib string
