@@ -33,11 +33,13 @@ func (in *interp) loopBody(stmts []ast.Stmt, prelude func()) *loopCtx {
 }
 
 func (in *interp) whileStmt(s *ast.WhileStmt) {
+	// The bound is read before the condition's own comparison counts as
+	// a clamp: "while n > 0" does not bound n, nor does "limit > 0" bound
+	// limit in "while limit > 0 and length > 0" (evaluating "and" takes
+	// its left side as a condition of its right side).
+	bound := in.boundOf(s.Condition, s.Stmts)
 	in.expr(s.Condition)
 	in.truthTested(s.Condition, false)
-	// The bound is read before the condition's own comparison counts as
-	// a clamp: "while n > 0" does not bound n.
-	bound := in.boundOf(s.Condition)
 	in.cond(s.Condition)
 	loop := in.loopBody(s.Stmts, nil)
 	if isFalsy(s.Condition) {
@@ -52,7 +54,7 @@ func (in *interp) whileStmt(s *ast.WhileStmt) {
 	if isTruthyConst(cond) {
 		cond = nil
 	}
-	if in.reportPolling(s, "while", cond, s.Stmts) || in.pagedLoop(s, "while", s.Condition, s.Stmts, loop) || in.clockWait(s, "while", cond, s.Stmts) {
+	if in.reportPolling(s, "while", cond, s.Stmts) || in.pagedLoop(s, "while", s.Condition, s.Stmts, loop, bound) || in.clockWait(s, "while", cond, s.Stmts) {
 		return
 	}
 	if !exits && !halving(s.Condition, s.Stmts) {
@@ -89,7 +91,7 @@ func (in *interp) repeatStmt(s *ast.RepeatStmt) {
 	if isFalsy(cond) {
 		cond = nil
 	}
-	if in.reportPolling(s, "repeat", cond, s.Stmts) || in.pagedLoop(s, "repeat", s.Condition, s.Stmts, loop) {
+	if in.reportPolling(s, "repeat", cond, s.Stmts) || in.pagedLoop(s, "repeat", s.Condition, s.Stmts, loop, in.boundOf(s.Condition, s.Stmts)) {
 		return
 	}
 	in.clockWait(s, "repeat", cond, s.Stmts)
@@ -533,7 +535,8 @@ func (in *interp) genericFor(s *ast.GenericForStmt) {
 			idx = value{kind: kNumber, src: fromArgvLen}
 		default:
 			// One item of a whole collection is no longer the collection.
-			elem = value{kind: kUnknown, src: iterated.src &^ fromWholeRead, cmd: iterated.cmd, at: iterated.at}
+			elem = value{kind: kUnknown, src: iterated.src &^ fromWholeRead, cmd: iterated.cmd, at: iterated.at,
+				listed: iterated.cmd == "KEYS" && iterated.kind == kReply || iterated.cmd == "SCAN" && iterated.kind == kUnknown}
 			idx = value{kind: kNumber, src: iterated.src &^ fromWholeRead}
 		}
 	} else {
@@ -628,7 +631,20 @@ func requestData(v value) bool {
 
 // boundOf is the value a while condition compares against, when it is an
 // ordering: "while i <= n do".
-func (in *interp) boundOf(cond ast.Expr) value {
+func (in *interp) boundOf(cond ast.Expr, body []ast.Stmt) value {
+	if l, ok := cond.(*ast.LogicalOpExpr); ok && l.Operator == "and" {
+		// The loop runs while both hold, so either side can end it: a
+		// side that caps the passes bounds the loop; otherwise the first
+		// side with a bound from the caller or the data is the bound
+		// (exq's "while limit > 0 and length > 0" pops at most limit).
+		if in.hasCap(l.Lhs, body) || in.hasCap(l.Rhs, body) {
+			return value{}
+		}
+		if b := in.boundOf(l.Lhs, body); b.src != 0 {
+			return b
+		}
+		return in.boundOf(l.Rhs, body)
+	}
 	r, ok := cond.(*ast.RelationalOpExpr)
 	if !ok {
 		return value{}
@@ -840,7 +856,7 @@ func (in *interp) reportPolling(s ast.Stmt, keyword string, cond ast.Expr, body 
 // read with LIMIT (or a moving start) until a page comes back empty, or a
 // pop (LPOP, RPOPLPUSH, ZPOPMIN, ...) until nothing comes back, with no
 // fixed cap on the pages or items that also ends them.
-func (in *interp) pagedLoop(s ast.Stmt, keyword string, cond ast.Expr, body []ast.Stmt, loop *loopCtx) bool {
+func (in *interp) pagedLoop(s ast.Stmt, keyword string, cond ast.Expr, body []ast.Stmt, loop *loopCtx, bound value) bool {
 	if loop.paged == "" {
 		return false
 	}
@@ -858,9 +874,11 @@ func (in *interp) pagedLoop(s ast.Stmt, keyword string, cond ast.Expr, body []as
 		}
 	}
 	if popCommands[loop.paged] {
-		if cond != nil && in.boundOf(cond).src != 0 {
-			// "while i < LLEN": the compared bound is the finding
-			// (LUA102), not the pops.
+		if cond != nil && bound.src != 0 && !bound.clamped {
+			// "while i < LLEN", "while limit > 0" with limit from ARGV:
+			// the compared bound is the finding (LUA102), not the pops.
+			// A while loop's bound is read before its condition counts as
+			// a clamp of the compared value.
 			return false
 		}
 		in.reportLoop(s, keyword, RuleWholeRead, "%s loop pops with %s until the collection is empty: it moves the whole collection in one script call, however large (stop after a fixed number of items and leave the rest for the next call)", keyword, loop.paged)

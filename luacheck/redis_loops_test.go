@@ -152,6 +152,19 @@ func TestRedisPopUntilEmpty(t *testing.T) {
 	if left != 4500 {
 		t.Errorf("capped: %d left, want 4500", left)
 	}
+
+	// A count from ARGV that runs down beside the list's length ends the
+	// loop first: the call moves that many, not the whole list, so the
+	// finding is the count's (LUA102), not the pops'.
+	if got := findingsOf(t, "LUA102/bad_pop_countdown_from_argv.lua", Options{}); strings.Join(got, " ") != "LUA102" {
+		t.Fatalf("checker on the countdown: %v", got)
+	}
+	c.Del(ctx, from, to)
+	c.RPush(ctx, from, items[:100]...)
+	res, err := c.Eval(ctx, caseSource(t, "LUA102/bad_pop_countdown_from_argv.lua"), []string{from, to}, 10).Int64Slice()
+	if err != nil || len(res) != 2 || res[0] != 90 || res[1] != 10 || c.LLen(ctx, from).Val() != 90 {
+		t.Errorf("countdown of 10 over 100 items: %v %v, %d left; want 10 moved, 90 left", res, err, c.LLen(ctx, from).Val())
+	}
 }
 
 // TestRedisKeepCount: "ZREVRANGE set keep -1" with keep from stored
