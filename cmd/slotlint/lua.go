@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/slotlint/slotlint/analyzer/config"
 	"github.com/slotlint/slotlint/internal/sarif"
 	"github.com/slotlint/slotlint/luacheck"
 )
@@ -41,6 +42,20 @@ func runLua(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	prelude := fset.String("prelude", "", "a Lua `file` the application prepends to each script before running it; its findings are reported in it")
 	globals := fset.String("globals", "", "comma-separated `names` defined elsewhere (by a prelude the checker does not see)")
 	includes := fset.Bool("includes", true, `resolve BullMQ-style "--- @include \"name\"" lines relative to the script`)
+	var rulesOff, rulesOnly []string
+	ruleIDs := func(dst *[]string) func(string) error {
+		return func(s string) error {
+			*dst = nil
+			for _, id := range strings.Split(s, ",") {
+				if id = strings.TrimSpace(id); id != "" {
+					*dst = append(*dst, strings.ToUpper(id))
+				}
+			}
+			return nil
+		}
+	}
+	fset.Func("disable", "comma-separated rule `IDs` not to report, e.g. LUA201,LUA202 for scripts that never run on a cluster", ruleIDs(&rulesOff))
+	fset.Func("enable", "comma-separated rule `IDs` to report exclusively", ruleIDs(&rulesOnly))
 	listRules := fset.Bool("rules", false, "list the rules and exit")
 	fset.Usage = func() {
 		fmt.Fprintln(stderr, "usage: slotlint lua [flags] FILE|DIR...")
@@ -64,6 +79,13 @@ func runLua(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *keys < -1 {
 		fmt.Fprintln(stderr, "slotlint lua: -keys must be -1 (unknown) or at least 0")
+		return 2
+	}
+	// The rule selection is the analyzer's own, so both modes accept and
+	// refuse the same IDs.
+	selection, err := config.New(config.Settings{Disable: rulesOff, Enable: rulesOnly})
+	if err != nil {
+		fmt.Fprintf(stderr, "slotlint lua: %v\n", strings.TrimPrefix(err.Error(), "slotlint: "))
 		return 2
 	}
 
@@ -117,7 +139,11 @@ func runLua(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			status = 2
 			continue
 		}
-		findings = append(findings, r.Findings...)
+		for _, f := range r.Findings {
+			if selection.Enabled(f.Rule) {
+				findings = append(findings, f)
+			}
+		}
 	}
 
 	out := bufio.NewWriter(stdout)

@@ -119,6 +119,20 @@ func TestLuaFunctionAndReadOnly(t *testing.T) {
 	if code, out, _ := runLuaCmd(t, "-arg-loops", filepath.Join(dir, "args.lua")); code != 1 || !strings.Contains(out, "LUA102 for loop is bounded by #KEYS") {
 		t.Errorf("-arg-loops: %d %s", code, out)
 	}
+	// -disable and -enable pick rules as the analyzer's flags do.
+	both := filepath.Join(dir, "read.lua") // DEL (LUA403 with -readonly) of KEYS[1]
+	if code, out, _ := runLuaCmd(t, "-readonly", "-disable", "lua403", both); code != 0 || out != "" {
+		t.Errorf("-disable LUA403: %d %q", code, out)
+	}
+	if code, out, _ := runLuaCmd(t, "-readonly", "-enable", "LUA201", both); code != 0 || out != "" {
+		t.Errorf("-enable LUA201 only: %d %q", code, out)
+	}
+	if code, out, _ := runLuaCmd(t, "-readonly", "-enable", "LUA403", both); code != 1 || !strings.Contains(out, "LUA403") {
+		t.Errorf("-enable LUA403: %d %q", code, out)
+	}
+	if code, _, errOut := runLuaCmd(t, "-disable", "LUA999", both); code != 2 || !strings.Contains(errOut, `disable names unknown rule "LUA999"`) {
+		t.Errorf("-disable LUA999: %d %q", code, errOut)
+	}
 	// So is a whole read the script returns as its reply.
 	if code, out, _ := runLuaCmd(t, filepath.Join(dir, "list.lua")); code != 0 {
 		t.Errorf("returned read by default: %d %s", code, out)
