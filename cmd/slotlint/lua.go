@@ -82,7 +82,15 @@ func runLua(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	// The rule selection is the analyzer's own, so both modes accept and
-	// refuse the same IDs.
+	// refuse the same IDs; only LUA rules apply to Lua files.
+	for _, ids := range [][]string{rulesOff, rulesOnly} {
+		for _, id := range ids {
+			if !strings.HasPrefix(id, "LUA") {
+				fmt.Fprintf(stderr, "slotlint lua: %s is a rule of Go code; slotlint lua reports LUA rules only (slotlint lua -rules lists them)\n", id)
+				return 2
+			}
+		}
+	}
 	selection, err := config.New(config.Settings{Disable: rulesOff, Enable: rulesOnly})
 	if err != nil {
 		fmt.Fprintf(stderr, "slotlint lua: %v\n", strings.TrimPrefix(err.Error(), "slotlint: "))

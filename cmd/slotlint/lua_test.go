@@ -133,6 +133,11 @@ func TestLuaFunctionAndReadOnly(t *testing.T) {
 	if code, _, errOut := runLuaCmd(t, "-disable", "LUA999", both); code != 2 || !strings.Contains(errOut, `disable names unknown rule "LUA999"`) {
 		t.Errorf("-disable LUA999: %d %q", code, errOut)
 	}
+	// SL1202 carries the Lua findings in Go code: turning it off here
+	// would silence every Lua rule, so Go rules are refused.
+	if code, _, errOut := runLuaCmd(t, "-disable", "SL1202", both); code != 2 || !strings.Contains(errOut, "SL1202 is a rule of Go code") {
+		t.Errorf("-disable SL1202: %d %q", code, errOut)
+	}
 	// So is a whole read the script returns as its reply.
 	if code, out, _ := runLuaCmd(t, filepath.Join(dir, "list.lua")); code != 0 {
 		t.Errorf("returned read by default: %d %s", code, out)
