@@ -13,6 +13,7 @@ import (
 	"os"
 	"runtime/metrics"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -54,14 +55,15 @@ func uniqueID() string {
 // acquirer takes a lock on key and returns its release function.
 type acquirer func(ctx context.Context, key string) (release func(), err error)
 
-// library builds an acquirer over one go-redis client.
+// library builds an acquirer over one go-redis client: a *redis.Client or,
+// for the cluster scenario, a *redis.ClusterClient.
 type library struct {
 	name string
-	make func(rdb *redis.Client) acquirer
+	make func(rdb redis.UniversalClient) acquirer
 }
 
 var libraries = []library{
-	{"slotlint", func(rdb *redis.Client) acquirer {
+	{"slotlint", func(rdb redis.UniversalClient) acquirer {
 		c := runtime.New(rdb, nil)
 		return func(ctx context.Context, key string) (func(), error) {
 			l, err := c.Obtain(ctx, key, ttl, nil)
@@ -71,7 +73,7 @@ var libraries = []library{
 			return func() { l.Release(ctx) }, nil
 		}
 	}},
-	{"redislock", func(rdb *redis.Client) acquirer {
+	{"redislock", func(rdb redis.UniversalClient) acquirer {
 		c := redislock.New(rdb)
 		return func(ctx context.Context, key string) (func(), error) {
 			// The strategy counts retries, so each Obtain needs its own.
@@ -85,7 +87,7 @@ var libraries = []library{
 			return func() { l.Release(ctx) }, nil
 		}
 	}},
-	{"redsync", func(rdb *redis.Client) acquirer {
+	{"redsync", func(rdb redis.UniversalClient) acquirer {
 		rs := redsync.New(goredis.NewPool(rdb))
 		return func(ctx context.Context, key string) (func(), error) {
 			// redsync's default retry delay (50-250ms); enough tries never
@@ -242,9 +244,32 @@ func BenchmarkLockCycle(b *testing.B) {
 // BenchmarkDistinctKeys is scenario (b): 50 goroutines, each obtaining and
 // releasing its own key with nothing held in between; ns/op is per cycle.
 func BenchmarkDistinctKeys(b *testing.B) {
+	distinctKeys(b, func(b *testing.B) redis.UniversalClient { return newRedis(b) })
+}
+
+// BenchmarkDistinctKeysCluster is scenario (b) on the 3-master cluster,
+// through one go-redis ClusterClient per library: the keys spread over the
+// masters, and the runtime batches the calls of each master on that
+// master's own client (its answer to go-redis re-sending a whole cluster
+// pipeline on TRYAGAIN), where the peers send one command or script at a
+// time. Run it under scripts/redis-test-env, which sets
+// SLOTLINT_REDIS_CLUSTER_ADDRS.
+func BenchmarkDistinctKeysCluster(b *testing.B) {
+	addrs := os.Getenv("SLOTLINT_REDIS_CLUSTER_ADDRS")
+	if addrs == "" {
+		b.Skip("SLOTLINT_REDIS_CLUSTER_ADDRS is not set: run under scripts/redis-test-env")
+	}
+	distinctKeys(b, func(b *testing.B) redis.UniversalClient {
+		c := redis.NewClusterClient(&redis.ClusterOptions{Addrs: strings.Split(addrs, ","), PoolSize: 128})
+		b.Cleanup(func() { c.Close() })
+		return c
+	})
+}
+
+func distinctKeys(b *testing.B, client func(*testing.B) redis.UniversalClient) {
 	for _, lib := range libraries {
 		b.Run(lib.name, func(b *testing.B) {
-			a := lib.make(newRedis(b))
+			a := lib.make(client(b))
 			id := uniqueID()
 			var n atomic.Int64
 			ctx := context.Background()
