@@ -73,7 +73,7 @@ func groupCauses(fs []Finding) []Finding {
 		switch {
 		case f.Rule == RuleDerivedKey:
 			return cause{file: f.Pos.File, rule: f.Rule, keys: f.KeysIndex, tagged: f.HasKey && tagFromKeys(f.Key.Parts())}, true
-		case f.Rule == RuleUndeclaredKey && f.cause != "":
+		case f.Rule == RuleUndeclaredKey && f.cause != "", f.Rule == RuleUnpackWhole && f.cause != "":
 			return cause{file: f.Pos.File, rule: f.Rule, what: f.cause}, true
 		case f.Rule == RuleMissingGlobal && removedGlobals[f.global]:
 			// Standard library the sandbox removes: each name has its
@@ -187,6 +187,14 @@ func groupCauses(fs []Finding) []Finding {
 			if g.usedWhole != nil && !f.whole {
 				f.Message += usedWholeNote(*g.usedWhole, f.Pos.File)
 				f.tagged = false
+			}
+		case RuleUnpackWhole:
+			switch len(g.lines) {
+			case 0:
+			case 1:
+				f.Message = beforeAdvice(f.Message, sprintf("; so does its unpack on %s", lineList(g.lines)))
+			default:
+				f.Message = beforeAdvice(f.Message, sprintf("; so do its unpacks on %s", lineList(g.lines)))
 			}
 		case RuleMissingGlobal:
 			if c.what == "application" {

@@ -8,7 +8,8 @@
 // decoded from a stored value that runs a command on each pass; loops
 // over the request's own arguments only with ArgLoops), whole-collection
 // reads and paging loops that read to the end (LUA103; a read the script
-// returns as its reply only with ReturnedReads), sandbox globals,
+// returns as its reply only with ReturnedReads), unpack of a whole
+// collection, which fails past 7,999 elements (LUA104), sandbox globals,
 // nil-versus-false reply mistakes, and commands a script should not or
 // cannot run. Rules has each rule's exact scope.
 //
@@ -22,6 +23,7 @@
 //
 // Every rule is listed in Rules with its reason and a bad and a good
 // example; the code of each lives in one file: loops.go (LUA101-LUA103),
+// unpack.go (LUA104),
 // commands.go (LUA103 single reads, LUA201-LUA203, LUA401-LUA403),
 // interp.go (LUA301, LUA302; headers.go drops names a header beside the
 // script defines), replies.go and presence.go (LUA303,

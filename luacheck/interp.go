@@ -84,18 +84,25 @@ type namedVar struct {
 }
 
 func (s *scope) lookup(name string) *variable {
+	v, _ := s.find(name)
+	return v
+}
+
+// find is lookup with the local's declaration number: the same for every
+// use of one local in one analysis.
+func (s *scope) find(name string) (*variable, uint32) {
 	limit := ^uint32(0)
 	for ; s != nil; s = s.parent {
 		for i := len(s.vars) - 1; i >= 0; i-- {
 			if s.vars[i].name == name && s.vars[i].seq <= limit {
-				return s.vars[i].v
+				return s.vars[i].v, s.vars[i].seq
 			}
 		}
 		if s.limited {
 			limit = min(limit, s.seen)
 		}
 	}
-	return nil
+	return nil, 0
 }
 
 func (s *scope) declare(name string, v value) *variable {
@@ -163,6 +170,9 @@ type loopCtx struct {
 	// work: the body runs a command or a function that may (see
 	// interp.work); without it a pass costs only Lua work.
 	work bool
+	// outside is the scope around the loop: locals found there or
+	// above it outlive the loop's passes.
+	outside *scope
 }
 
 type interp struct {
@@ -531,7 +541,10 @@ func (in *interp) assign(s *ast.AssignStmt) {
 			in.globalWrite(l, s.Line(), false)
 		case *ast.AttrGetExpr:
 			in.expr(l.Object)
-			in.expr(l.Key)
+			if k := in.expr(l.Key); k.kind == kNumber && !isLiteral(l.Key) {
+				// t[#t + 1] = item, t[i] = item: the array grows.
+				in.filledWhole(l.Object)
+			}
 			in.filled(l.Object, val)
 			if id, ok := l.Object.(*ast.IdentExpr); ok {
 				member := "[" + exprLabel(l.Key) + "]"
@@ -1212,6 +1225,7 @@ func (in *interp) call(e *ast.FuncCallExpr) []value {
 		if pureLibrary(f.lib) {
 			// table.insert, string.find, cjson.encode...: Lua work only.
 			if f.lib == "table.insert" && len(e.Args) >= 2 {
+				in.filledWhole(e.Args[0])
 				in.filled(e.Args[0], args[len(args)-1])
 			}
 			if len(args) > 0 {
@@ -1278,6 +1292,9 @@ func (in *interp) call(e *ast.FuncCallExpr) []value {
 			return []value{{kind: kString, key: in.holes.next("KEYS", "unpack("+t.label()+")"), hasKey: true, spread: true}}
 		case kArgv:
 			return []value{{kind: kString, key: in.holes.next("ARGV", "unpack("+t.label()+")"), hasKey: true, spread: true, src: fromArgv}}
+		}
+		if len(e.Args) == 1 {
+			in.unpackWhole(e, t)
 		}
 		return []value{{kind: kUnknown, src: t.src, cmd: t.cmd, at: t.at, spread: true}}
 	case "tonumber":

@@ -12,7 +12,7 @@ import (
 // whole server while it runs, so a loop's bound is the server's latency.
 
 func (in *interp) loopBody(stmts []ast.Stmt, prelude func()) *loopCtx {
-	loop := &loopCtx{}
+	loop := &loopCtx{outside: in.scope}
 	in.loops = append(in.loops, loop)
 	work := in.work
 	defer func() { loop.work = in.work != work }()
@@ -63,7 +63,7 @@ func (in *interp) whileStmt(s *ast.WhileStmt) {
 }
 
 func (in *interp) repeatStmt(s *ast.RepeatStmt) {
-	loop := &loopCtx{}
+	loop := &loopCtx{outside: in.scope}
 	in.loops = append(in.loops, loop)
 	work := in.work
 	// "until" sees the body's locals, so it is evaluated in the body scope.
@@ -107,10 +107,11 @@ func (in *interp) numberFor(s *ast.NumberForStmt) {
 	}
 	loop := in.loopBody(s.Stmts, func() {
 		in.scope.declare(s.Name, value{kind: kNumber, src: init.src | limit.src})
-		if limit.src&fromWholeRead != 0 {
+		if limit.src&fromWholeRead != 0 && !windowLoop(s) {
 			// "for i = 1, #members": the loop runs over the whole
 			// collection as ipairs(members) does, so a table it fills
-			// with members[i] grows with the data (filled).
+			// with members[i] grows with the data (filled); "for j =
+			// i, math.min(i + 999, #members)" runs over a slice of it.
 			in.loops[len(in.loops)-1].over = limit
 		}
 	})

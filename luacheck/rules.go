@@ -7,6 +7,7 @@ const (
 	RuleNoBound         = "LUA101"
 	RuleInputBound      = "LUA102"
 	RuleWholeRead       = "LUA103"
+	RuleUnpackWhole     = "LUA104"
 	RuleUndeclaredKey   = "LUA201"
 	RuleDerivedKey      = "LUA202"
 	RuleKeysIndex       = "LUA203"
@@ -59,6 +60,11 @@ var Rules = []Rule{
 		ID: RuleWholeRead, Title: "whole-collection or keyspace read",
 		Why: "SMEMBERS, HGETALL, HKEYS, HVALS, SUNION/SINTER/SDIFF, LRANGE/ZRANGE/ZREVRANGE to -1 (from a fixed start, from a start that is 0 on some path, or from one the caller or the data sets that is not counted back from the end or from the collection's size) or from a fixed start to a stop computed from the collection's size (ZRANGE k 0 (ZCARD - keep - 1), which reads all but the kept members), and range reads without LIMIT/COUNT cost as much as the data and block the server meanwhile (KEYS is reported once, as LUA401); so do loops that page through a collection until it runs out (SCAN until the cursor is 0, LIMIT pages until one comes back empty, LPOP/RPOP/ZPOPMIN... until nothing comes back) with no fixed cap on pages or items (a pop loop whose condition also runs down a count from ARGV or from a reply, as while limit > 0 and length > 0, moves at most that count: it is LUA102's, at the loop). A whole read the script returns as its reply as it is (return redis.call('ZRANGE', KEYS[1], 0, -1), or a field of a returned table, at the script's top level) is reported only with -returned-reads: the caller asked for the collection, and it costs what the same command sent alone costs",
 		Bad: "local n = #redis.call('SMEMBERS', KEYS[1])", Good: "local n = redis.call('SCARD', KEYS[1])",
+	},
+	{
+		ID: RuleUnpackWhole, Title: "unpack of a whole collection",
+		Why: "unpack puts every element of a table on Lua's stack, and Redis's Lua refuses 8,000 or more at once (\"too many results to unpack\"; 7,999 pass on Redis 7.0): a script that unpacks a whole read (SMEMBERS, HKEYS, LRANGE 0 -1, ZRANGEBYSCORE without LIMIT, KEYS, ...) or a table that a loop over one fills (t[#t + 1] = item or table.insert(t, item), with t declared outside the loop), to pass it to a command or to copy it, works while the collection is small and fails once it reaches that size, keeping the writes it made before the failure. Reported at unpack(t) with no range, once per table (the message names its other unpacks). Not reported: a slice, unpack(t, i, j), the way libraries send a few thousand at a time; a batch made anew for each slice (local batch = {} inside the loop, or filled by an inner loop from i to math.min(i + 999, #t)); unpack(KEYS), unpack(ARGV) and lists decoded from the request, whose size the caller chooses; reads with LIMIT, COUNT or a fixed range",
+		Bad: "redis.call('SADD', KEYS[2], unpack(redis.call('SMEMBERS', KEYS[1])))", Good: "local m = redis.call('SMEMBERS', KEYS[1])\nfor i = 1, #m, 5000 do redis.call('SADD', KEYS[2], unpack(m, i, math.min(i + 4999, #m))) end",
 	},
 	{
 		ID: RuleUndeclaredKey, Title: "key not passed in KEYS",

@@ -100,6 +100,10 @@ type value struct {
 	// something ("zcount - keep"). A range stop computed so reads all but
 	// a few members; a start, only the last few.
 	size bool
+	// filledWhole: a table filled, one item a pass, by a loop over a
+	// whole collection that it outlives (filled), on some path: its size
+	// is the collection's (LUA104).
+	filledWhole bool
 	// caller: the number the caller passes, as is (tonumber(ARGV[n])), on
 	// every path, or the smaller of it and something else (math.min lets
 	// a stop of -1 through): as a range stop, the request decides how many
@@ -187,6 +191,7 @@ func join(a, b value, holes *holeCounter) value {
 		}
 		a.size = a.size && b.size
 		a.caller = a.caller && b.caller
+		a.filledWhole = a.filledWhole || b.filledWhole
 		return a
 	}
 	out := value{kind: kUnknown, src: a.src | b.src, maybeNil: a.maybeNil || b.maybeNil || a.kind == kNil || b.kind == kNil,
@@ -213,6 +218,7 @@ func join(a, b value, holes *holeCounter) value {
 	out.minus = a.minus && b.minus
 	out.size = a.size && b.size
 	out.caller = a.caller && b.caller
+	out.filledWhole = a.filledWhole || b.filledWhole
 	return out
 }
 
