@@ -10,7 +10,7 @@
 //   - report: how rules report (Category = ID, suppression, generated
 //     files), from the comments internal/directives reads once per
 //     package;
-//   - crossslot (SL1001, SL1002, SL1005), txslot (SL1003), scriptkeys
+//   - crossslot (SL1001, SL1002, SL1005), nodewide (SL1006), txslot (SL1003), scriptkeys
 //     (SL1004, SL1203), hashtag (SL1101-SL1105): one package per rule
 //     family, each with doc.go and an analysistest suite whose cases live
 //     in testdata/<family>; lockcheck (SL1301-SL1304), one file per
@@ -71,6 +71,7 @@ import (
 	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
 	"github.com/slotlint/slotlint/analyzer/lockcheck"
 	"github.com/slotlint/slotlint/analyzer/luascript"
+	"github.com/slotlint/slotlint/analyzer/nodewide"
 	"github.com/slotlint/slotlint/analyzer/scriptkeys"
 	"github.com/slotlint/slotlint/analyzer/txslot"
 )
@@ -81,6 +82,7 @@ func Analyzers() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		config.Analyzer,
 		crossslot.Analyzer,
+		nodewide.Analyzer,
 		txslot.Analyzer,
 		scriptkeys.Analyzer,
 		hashtag.Analyzer,

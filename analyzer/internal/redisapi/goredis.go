@@ -92,6 +92,38 @@ func (c *collector) oneNode(call *ast.CallExpr) bool {
 	return isGoRedisType(c.pass.TypesInfo.TypeOf(sel.X), "Client")
 }
 
+// nodeWideMethods are go-redis's methods for commands with no key that act
+// on the whole keyspace, or the function libraries, of the server that runs
+// them, with their commands. go-redis's ClusterClient sends each to one
+// master it picks (DBSIZE and SCRIPT LOAD, which it sends to every master,
+// are not here); the nodewide analyzer's tests run each on a cluster.
+var nodeWideMethods = map[string]string{
+	"Keys": "KEYS", "Scan": "SCAN", "ScanType": "SCAN",
+	"FlushDB": "FLUSHDB", "FlushDBAsync": "FLUSHDB", "FlushAll": "FLUSHALL", "FlushAllAsync": "FLUSHALL",
+	"FunctionLoad": "FUNCTION LOAD", "FunctionLoadReplace": "FUNCTION LOAD",
+}
+
+// nodeWideCommands are the commands of nodeWideMethods, also as sent with
+// Do.
+var nodeWideCommands = map[string]bool{
+	"KEYS": true, "SCAN": true, "FLUSHDB": true, "FLUSHALL": true, "FUNCTION LOAD": true,
+}
+
+// reach is what kind of client call's receiver is, for keyless commands.
+func (c *collector) reach(call *ast.CallExpr) Reach {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return ReachUnknown
+	}
+	switch t := c.pass.TypesInfo.TypeOf(sel.X); {
+	case isGoRedisType(t, "ClusterClient"):
+		return ReachCluster
+	case isGoRedisType(t, "UniversalClient"):
+		return ReachMaybeCluster
+	}
+	return ReachUnknown
+}
+
 // isGoRedisType reports whether t, or what it points to, is the go-redis
 // type of that name.
 func isGoRedisType(t types.Type, name string) bool {
@@ -425,11 +457,17 @@ func (c *collector) call(call *ast.CallExpr) {
 		} else {
 			rec = c.single(fn, call)
 		}
+		if cmd, ok := nodeWideMethods[name]; ok && rec == nil && c.reach(call) != ReachUnknown {
+			rec = &Call{Node: call, Method: name, Command: cmd, Complete: true}
+		}
 	}
 	if rec == nil {
 		return
 	}
 	rec.Client = GoRedisClient
+	rec.NodeWide = nodeWideCommands[rec.Command]
+	rec.Reach = c.reach(call)
+	rec.FollowsPolicies = c.splits(call)
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && recv != "Script" {
 		rec.On = sel.X
 		t := c.pass.TypesInfo.TypeOf(sel.X)
@@ -657,7 +695,7 @@ func (c *collector) fromArgv(call *ast.CallExpr, method string, argExprs []ast.E
 		e := argExprs[r.Index]
 		rec.Keys = append(rec.Keys, keyexpr.Elem{Key: c.x.Key(e), Expr: e})
 	}
-	if len(refs) == 0 && !rec.Script && complete {
+	if len(refs) == 0 && !rec.Script && complete && !nodeWideCommands[rec.Command] {
 		return nil
 	}
 	rec.readCommandLine(c.pass, argExprs[1:])

@@ -85,7 +85,31 @@ type Call struct {
 	// that key's slot: the runtime's lock wake-up list, which shares the
 	// lock key's slot only when the lock key has a hash tag.
 	Companions []Companion
+	// NodeWide: a command with no key that acts on the whole keyspace, or
+	// the function libraries, of the one server that runs it (KEYS, SCAN,
+	// FLUSHDB, FLUSHALL, FUNCTION LOAD). Such calls are recorded only when
+	// sent on a client that may be a cluster client (Reach).
+	NodeWide bool
+	// Reach is what the value the command is sent on can be.
+	Reach Reach
+	// FollowsPolicies: the call is made on a cluster client visibly
+	// configured to follow the server's request policies (see MultiShard).
+	FollowsPolicies bool
 }
+
+// Reach is what kind of client a command is sent on, as far as its
+// routing of keyless commands goes.
+type Reach uint8
+
+const (
+	ReachUnknown Reach = iota
+	// ReachCluster: a cluster client (go-redis's ClusterClient), which
+	// sends a command with no key to one master it picks.
+	ReachCluster
+	// ReachMaybeCluster: an interface that a cluster client and a client
+	// of one server both satisfy (go-redis's UniversalClient).
+	ReachMaybeCluster
+)
 
 // Companion is a key derived from a key the caller passed.
 type Companion struct {

@@ -1,0 +1,113 @@
+package nodewide_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/slotlint/slotlint/internal/redistest"
+)
+
+// TestClusterClientReachesOneMaster checks on a 3-master cluster of its
+// own (FLUSHDB must not empty the shared one) what the rule says of
+// go-redis's cluster client: KEYS, a SCAN loop and FUNCTION LOAD reach one
+// master with or without the request-policy resolver; FLUSHDB and FLUSHALL
+// reach one without it and every master with it; DBSIZE counts every
+// master's keys.
+func TestClusterClientReachesOneMaster(t *testing.T) {
+	pc := redistest.StartCluster(t)
+	ctx := context.Background()
+	for _, policies := range []bool{false, true} {
+		t.Run(fmt.Sprintf("policies=%v", policies), func(t *testing.T) {
+			c := redis.NewClusterClient(&redis.ClusterOptions{Addrs: pc.Addrs()})
+			t.Cleanup(func() { c.Close() })
+			if policies {
+				c.SetCommandInfoResolver(c.NewDynamicResolver())
+			}
+			const n = 300
+			fill := func() {
+				t.Helper()
+				for i := range n {
+					if err := c.Set(ctx, fmt.Sprintf("k:%d", i), 1, 0).Err(); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			left := func() int {
+				t.Helper()
+				m := 0
+				for i := range n {
+					m += int(c.Exists(ctx, fmt.Sprintf("k:%d", i)).Val())
+				}
+				return m
+			}
+			fill()
+			if got := c.DBSize(ctx).Val(); got != n {
+				t.Errorf("DBSIZE: %d, want all %d (not reported)", got, n)
+			}
+			keys, err := c.Keys(ctx, "k:*").Result()
+			if err != nil || len(keys) >= n {
+				t.Errorf("KEYS: %d of %d keys, %v; want fewer (one master's, or none)", len(keys), n, err)
+			}
+			scanned := 0
+			var cursor uint64
+			for range 1000 {
+				page, next, err := c.Scan(ctx, cursor, "k:*", 50).Result()
+				if err != nil {
+					t.Fatal(err)
+				}
+				scanned += len(page)
+				if cursor = next; cursor == 0 {
+					break
+				}
+			}
+			if scanned == 0 || scanned >= n {
+				t.Errorf("SCAN loop: %d of %d keys, want one master's", scanned, n)
+			}
+
+			lib := fmt.Sprintf("#!lua name=nw%v\nredis.register_function('nwget%v', function(keys) return redis.call('GET', keys[1]) end)", policies, policies)
+			if err := c.FunctionLoadReplace(ctx, lib).Err(); err != nil {
+				t.Fatal(err)
+			}
+			missing := 0
+			for i := range 30 {
+				err := c.FCall(ctx, fmt.Sprintf("nwget%v", policies), []string{fmt.Sprintf("k:%d", i)}).Err()
+				switch {
+				case err == nil:
+				case strings.Contains(err.Error(), "Function not found"):
+					missing++
+				default:
+					t.Fatalf("FCALL: %v", err)
+				}
+			}
+			if missing == 0 || missing == 30 {
+				t.Errorf("FUNCTION LOAD: FCALL found no function for %d of 30 keys, want some (the other masters')", missing)
+			}
+
+			for _, flush := range []func() error{
+				func() error { return c.FlushDB(ctx).Err() },
+				func() error { return c.FlushAll(ctx).Err() },
+			} {
+				fill()
+				if err := flush(); err != nil {
+					t.Fatal(err)
+				}
+				switch kept := left(); {
+				case policies && kept != 0:
+					t.Errorf("flush with the resolver: %d of %d keys kept, want none (every master, not reported)", kept, n)
+				case !policies && (kept == 0 || kept == n):
+					t.Errorf("flush without the resolver: %d of %d keys kept, want the other masters'", kept, n)
+				}
+			}
+			if err := c.ForEachMaster(ctx, func(ctx context.Context, m *redis.Client) error {
+				return m.FunctionFlush(ctx).Err()
+			}); err != nil && !errors.Is(err, redis.Nil) {
+				t.Fatal(err)
+			}
+		})
+	}
+}

@@ -1,0 +1,65 @@
+package nodewide
+
+import (
+	_ "embed"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/slotlint/slotlint/analyzer/config"
+	"github.com/slotlint/slotlint/analyzer/internal/analyzerdoc"
+	"github.com/slotlint/slotlint/analyzer/internal/directives"
+	"github.com/slotlint/slotlint/analyzer/internal/redisapi"
+	"github.com/slotlint/slotlint/analyzer/report"
+	"github.com/slotlint/slotlint/analyzer/rules"
+)
+
+// Analyzer reports SL1006.
+var Analyzer = &analysis.Analyzer{
+	Name:     "nodewide",
+	Doc:      analyzerdoc.MustExtract(doc, "nodewide"),
+	Run:      run,
+	Requires: []*analysis.Analyzer{config.Analyzer, directives.Analyzer, redisapi.Analyzer},
+	URL:      "https://pkg.go.dev/github.com/slotlint/slotlint/analyzer/nodewide",
+}
+
+// doc is the package comment that Doc is taken from.
+//
+//go:embed doc.go
+var doc string
+
+// effects says, for each command, what a cluster client that sends it to
+// one master does to the caller; spread: a client that follows the
+// server's request policies sends it to every master instead.
+var effects = map[string]struct {
+	effect string
+	spread bool
+}{
+	"KEYS":          {"returns the keys of that master only", false},
+	"SCAN":          {"walks the keys of that master only, with that master's cursor", false},
+	"FLUSHDB":       {"empties that master only", true},
+	"FLUSHALL":      {"empties that master only", true},
+	"FUNCTION LOAD": {"loads the library on that master only: FCALL fails with \"Function not found\" for keys of the others", false},
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	cfg := pass.ResultOf[config.Analyzer].(*config.Config)
+	res := pass.ResultOf[redisapi.Analyzer].(*redisapi.Result)
+	r := report.New(pass, cfg, rules.OneMaster)
+	if !r.Enabled(rules.OneMaster) {
+		return nil, nil
+	}
+	for _, c := range res.Calls {
+		e, ok := effects[c.Command]
+		if !ok || !c.NodeWide || c.Reach == redisapi.ReachUnknown || (e.spread && c.FollowsPolicies) {
+			continue
+		}
+		client := "cluster client"
+		if c.Reach == redisapi.ReachMaybeCluster {
+			client = "client, when it is a cluster client,"
+		}
+		r.Report(rules.OneMaster, c.Node, nil,
+			"%s has no key: this %s sends it to one master it picks, and it %s (run it on each master with ForEachMaster)",
+			c.Command, client, e.effect)
+	}
+	return nil, nil
+}

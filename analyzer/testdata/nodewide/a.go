@@ -1,0 +1,63 @@
+package nodewide
+
+import (
+	"context"
+
+	"github.com/redis/go-redis/v9"
+)
+
+var ctx = context.Background()
+
+// Listing and emptying a keyspace through a cluster client reaches one
+// master.
+func cluster(rdb *redis.ClusterClient, lib string) {
+	rdb.Keys(ctx, "session:*") // want `KEYS has no key: this cluster client sends it to one master it picks, and it returns the keys of that master only`
+	var cursor uint64
+	for {
+		keys, next, err := rdb.Scan(ctx, cursor, "session:*", 100).Result() // want `SCAN has no key: this cluster client sends it to one master it picks, and it walks the keys of that master only`
+		if err != nil || next == 0 {
+			_ = keys
+			break
+		}
+		cursor = next
+	}
+	rdb.ScanType(ctx, 0, "*", 10, "hash") // want `SCAN has no key`
+	rdb.FlushDB(ctx)                      // want `FLUSHDB has no key: this cluster client sends it to one master it picks, and it empties that master only`
+	rdb.FlushAllAsync(ctx)                // want `FLUSHALL has no key`
+	rdb.FunctionLoadReplace(ctx, lib)     // want `FUNCTION LOAD has no key: .* FCALL fails with "Function not found" for keys of the others`
+	rdb.Do(ctx, "KEYS", "*")              // want `KEYS has no key`
+	rdb.DBSize(ctx)                       // the cluster client sums every master's
+	rdb.ScriptLoad(ctx, "return 1")       // loaded on every master
+	rdb.Get(ctx, "session:1")             // a key: routed by its slot
+	rdb.ForEachMaster(ctx, func(ctx context.Context, m *redis.Client) error {
+		return m.FlushDB(ctx).Err() // a master's own client
+	})
+}
+
+// A UniversalClient is a cluster client when given several addresses.
+func universal(rdb redis.UniversalClient) {
+	rdb.Keys(ctx, "*") // want `KEYS has no key: this client, when it is a cluster client, sends it to one master it picks`
+	//slotlint:ignore SL1006 the development tool runs against a single server only
+	rdb.FlushDB(ctx)
+}
+
+// A plain Client talks to one server: the command means what it says.
+func single(rdb *redis.Client, cmd *redis.StringCmd) {
+	rdb.Keys(ctx, "*")
+	rdb.FlushAll(ctx)
+	var v string
+	cmd.Scan(&v) // a reply's Scan, not the command
+}
+
+// Following the server's request policies, the cluster client sends
+// FLUSHDB and FLUSHALL to every master; KEYS, SCAN and FUNCTION LOAD still
+// reach one.
+func policies(addrs []string) {
+	rdb := redis.NewClusterClient(&redis.ClusterOptions{Addrs: addrs})
+	rdb.SetCommandInfoResolver(rdb.NewDynamicResolver())
+	rdb.FlushDB(ctx)
+	rdb.FlushAll(ctx)
+	rdb.Keys(ctx, "*")                      // want `KEYS has no key`
+	rdb.Scan(ctx, 0, "*", 100)              // want `SCAN has no key`
+	rdb.FunctionLoad(ctx, "#!lua name=x\n") // want `FUNCTION LOAD has no key`
+}
