@@ -13,7 +13,9 @@
 // loads a library that FCALL then misses on the other masters. The
 // analyzer reports SL1006 for these calls on a ClusterClient, and on a
 // UniversalClient, which is a cluster client when the application is
-// given several addresses. A ClusterClient visibly configured with
+// given several addresses, except in test files, where a UniversalClient
+// is, as tests are set up, a client of one test server that the test
+// lists or empties between cases. A ClusterClient visibly configured with
 // SetCommandInfoResolver(NewDynamicResolver()) sends FLUSHDB and FLUSHALL
 // to every master, and those are then not reported; KEYS, SCAN and
 // FUNCTION LOAD still are (the tests run each on a 3-master cluster with

@@ -86,7 +86,7 @@ var catalogue = []Rule{
 	},
 	{
 		ID: OneMaster, Title: "command on the whole keyspace sent through a cluster client", Analyzer: "nodewide",
-		What: "KEYS, SCAN, FLUSHDB, FLUSHALL or FUNCTION LOAD called on a go-redis ClusterClient, or on a UniversalClient that is one when the application runs on a cluster. These commands have no key, and each acts on the keyspace, or the function libraries, of the one server that runs it.",
+		What: "KEYS, SCAN, FLUSHDB, FLUSHALL or FUNCTION LOAD called on a go-redis ClusterClient, or on a UniversalClient that is one when the application runs on a cluster (outside test files, where a UniversalClient is a test server's client). These commands have no key, and each acts on the keyspace, or the function libraries, of the one server that runs it.",
 		Why:  "go-redis's cluster client sends a command with no key to one master it picks, and answers with that master's reply: KEYS and a SCAN loop return the keys of one master only, FLUSHDB and FLUSHALL empty one master, and FUNCTION LOAD loads the library on one master, so FCALL fails with \"Function not found\" for keys of the others (checked with go-redis v9.23.0 on a 3-master cluster: a third of the keys, two thirds of FCALLs failing). Configured with SetCommandInfoResolver(NewDynamicResolver()), the client sends FLUSHDB and FLUSHALL to every master, which is not reported; KEYS then answers an empty list and SCAN and FUNCTION LOAD still reach one master.",
 		Bad:  `keys, err := rdb.Keys(ctx, "session:*").Result() // rdb is a *redis.ClusterClient`,
 		Good: `err := rdb.ForEachMaster(ctx, func(ctx context.Context, m *redis.Client) error { return scanAll(ctx, m, "session:*") })`,

@@ -119,7 +119,65 @@ func (c *collector) reach(call *ast.CallExpr) Reach {
 	case isGoRedisType(t, "ClusterClient"):
 		return ReachCluster
 	case isGoRedisType(t, "UniversalClient"):
+		return c.universalReach(sel.X)
+	}
+	return ReachUnknown
+}
+
+// universalReach is what a UniversalClient e is when e is a local
+// variable that holds only what NewUniversalClient returns for options
+// written in place: go-redis builds a ClusterClient for several Addrs or
+// IsClusterMode, and no MasterName (which makes a failover client), and a
+// plain Client otherwise. Options that are not all literal may make
+// either.
+func (c *collector) universalReach(e ast.Expr) Reach {
+	call, ok := ast.Unparen(c.x.Origin(e)).(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
 		return ReachMaybeCluster
+	}
+	if fn, _, ok := c.goRedisMethod(call); !ok || fn.Name() != "NewUniversalClient" {
+		return ReachMaybeCluster
+	}
+	u, ok := ast.Unparen(call.Args[0]).(*ast.UnaryExpr)
+	if !ok {
+		return ReachMaybeCluster
+	}
+	lit, ok := u.X.(*ast.CompositeLit)
+	if !ok {
+		return ReachMaybeCluster
+	}
+	addrs, master, clusterMode := 0, false, false
+	for _, el := range lit.Elts {
+		kv, ok := el.(*ast.KeyValueExpr)
+		if !ok {
+			return ReachMaybeCluster
+		}
+		name, _ := kv.Key.(*ast.Ident)
+		if name == nil {
+			return ReachMaybeCluster
+		}
+		tv := c.pass.TypesInfo.Types[kv.Value]
+		switch name.Name {
+		case "Addrs":
+			list, ok := ast.Unparen(kv.Value).(*ast.CompositeLit)
+			if !ok {
+				return ReachMaybeCluster
+			}
+			addrs = len(list.Elts)
+		case "MasterName":
+			if tv.Value == nil {
+				return ReachMaybeCluster
+			}
+			master = constant.StringVal(tv.Value) != ""
+		case "IsClusterMode":
+			if tv.Value == nil {
+				return ReachMaybeCluster
+			}
+			clusterMode = constant.BoolVal(tv.Value)
+		}
+	}
+	if !master && (addrs > 1 || clusterMode) {
+		return ReachCluster
 	}
 	return ReachUnknown
 }

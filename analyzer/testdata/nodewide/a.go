@@ -61,3 +61,18 @@ func policies(addrs []string) {
 	rdb.Scan(ctx, 0, "*", 100)              // want `SCAN has no key`
 	rdb.FunctionLoad(ctx, "#!lua name=x\n") // want `FUNCTION LOAD has no key`
 }
+
+// NewUniversalClient makes a plain client of one address unless told it
+// is a cluster: options written in place say which.
+func built(addrs []string) {
+	one := redis.NewUniversalClient(&redis.UniversalOptions{Addrs: []string{"localhost:6379"}, DB: 0})
+	one.FlushAll(ctx)
+	failover := redis.NewUniversalClient(&redis.UniversalOptions{MasterName: "mymaster", Addrs: []string{"s1:26379", "s2:26379"}})
+	failover.Keys(ctx, "*")
+	forced := redis.NewUniversalClient(&redis.UniversalOptions{Addrs: []string{"localhost:7000"}, IsClusterMode: true})
+	forced.FlushAll(ctx) // want `FLUSHALL has no key: this cluster client sends it`
+	several := redis.NewUniversalClient(&redis.UniversalOptions{Addrs: []string{"a:7000", "b:7000"}})
+	several.Keys(ctx, "*") // want `KEYS has no key: this cluster client`
+	configured := redis.NewUniversalClient(&redis.UniversalOptions{Addrs: addrs})
+	configured.Keys(ctx, "*") // want `KEYS has no key: this client, when it is a cluster client,`
+}
