@@ -12,10 +12,14 @@
 // of one master, FLUSHDB and FLUSHALL empty one master, and FUNCTION LOAD
 // loads a library that FCALL then misses on the other masters. The
 // analyzer reports SL1006 for these calls on a ClusterClient, and on a
-// UniversalClient, which is a cluster client when the application is
-// given several addresses, except in test files, where a UniversalClient
-// is, as tests are set up, a client of one test server that the test
-// lists or empties between cases. A ClusterClient visibly configured with
+// value a ClusterClient may be behind: a UniversalClient (a cluster
+// client when the application is given several addresses; one built in
+// place with options that make a plain or failover client is not
+// reported), go-redis's Cmdable, or an interface of the application's
+// code that embeds go-redis's interfaces (go-zero's RedisNode). In test
+// files only a ClusterClient is reported: there such a value is, as
+// tests are set up, the client of one test server that the test lists
+// or empties between cases. A ClusterClient visibly configured with
 // SetCommandInfoResolver(NewDynamicResolver()) sends FLUSHDB and FLUSHALL
 // to every master, and those are then not reported; KEYS, SCAN and
 // FUNCTION LOAD still are (the tests run each on a 3-master cluster with

@@ -55,9 +55,10 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		if c.Reach == redisapi.ReachMaybeCluster && strings.HasSuffix(pass.Fset.Position(c.Node.Pos()).Filename, "_test.go") {
-			// A test's UniversalClient is, as tests are set up, a client
-			// of one test server that it empties or lists between cases;
-			// a test that builds a cluster client is reported.
+			// A test's UniversalClient or Cmdable is, as tests are set
+			// up, a client of one test server that it empties or lists
+			// between cases; a test that builds a cluster client is
+			// reported.
 			continue
 		}
 		client := "cluster client"

@@ -120,6 +120,14 @@ func (c *collector) reach(call *ast.CallExpr) Reach {
 		return ReachCluster
 	case isGoRedisType(t, "UniversalClient"):
 		return c.universalReach(sel.X)
+	case types.IsInterface(t) && !IsPipeline(t) && !isGoRedisType(t, "StatefulCmdable"):
+		// go-redis's Cmdable, or an interface of the user's code that
+		// embeds it or lists its methods (go-zero's RedisNode), whose
+		// method is one of go-redis's interfaces': a ClusterClient
+		// satisfies it, and the code may be given one.
+		if fn, _, ok := c.goRedisMethod(call); ok && fn.Type().(*types.Signature).Recv() != nil && types.IsInterface(fn.Type().(*types.Signature).Recv().Type()) {
+			return ReachMaybeCluster
+		}
 	}
 	return ReachUnknown
 }

@@ -76,3 +76,15 @@ func built(addrs []string) {
 	configured := redis.NewUniversalClient(&redis.UniversalOptions{Addrs: addrs})
 	configured.Keys(ctx, "*") // want `KEYS has no key: this client, when it is a cluster client,`
 }
+
+// node is an interface of the application's own that a ClusterClient
+// satisfies, as a wrapper library's is.
+type node interface {
+	redis.Cmdable
+}
+
+func wrapped(n node, c redis.Cmdable, p redis.Pipeliner) {
+	n.Keys(ctx, "*") // want `KEYS has no key: this client, when it is a cluster client,`
+	c.FlushDB(ctx)   // want `FLUSHDB has no key: this client, when it is a cluster client,`
+	p.Keys(ctx, "*") // a pipeline: its commands go where its client sends them
+}
