@@ -110,9 +110,15 @@ var nodeWideCommands = map[string]bool{
 }
 
 // reach is what kind of client call's receiver is, for keyless commands.
+// Only go-redis v9 is read: its routing is what the nodewide tests check
+// on a cluster (v8.11.5 cannot read a Redis 7 cluster's CLUSTER SLOTS,
+// and rueidiscompat routes as rueidis does).
 func (c *collector) reach(call *ast.CallExpr) Reach {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
+		return ReachUnknown
+	}
+	if fn, _, ok := c.goRedisMethod(call); !ok || fn.Pkg() == nil || fn.Pkg().Path() != clientpaths.GoRedis {
 		return ReachUnknown
 	}
 	switch t := c.pass.TypesInfo.TypeOf(sel.X); {
