@@ -769,9 +769,16 @@ func plural(n int) string {
 
 // returnedCalls finds the calls whose reply the script returns as it is:
 // an expression of a return statement of the chunk, or a field of a
-// table such a statement returns (return {redis.call('HGETALL', k), id}).
-// Returns inside functions are not the script's reply unless the caller
-// returns them too, which this does not follow.
+// table such a statement returns (return {redis.call('HGETALL', k), id}),
+// or the call a local is set from when the block after it only tests and
+// returns that local (local result = f(...); if result then return result
+// end; one the script also reads otherwise, #members in a command or
+// table.sort, is its own).
+// A return inside a function of the chunk is the script's reply too when
+// every call of that function is itself returned so, at the top level or
+// from another such function (BullMQ's commands return
+// prepareJobForProcessing(...), which returns {HGETALL job, id}); a
+// function also called anywhere else is not followed.
 func returnedCalls(chunk []ast.Stmt) map[*ast.FuncCallExpr]bool {
 	var found map[*ast.FuncCallExpr]bool
 	add := func(e ast.Expr) {
@@ -784,8 +791,12 @@ func returnedCalls(chunk []ast.Stmt) map[*ast.FuncCallExpr]bool {
 	}
 	var walk func(stmts []ast.Stmt)
 	walk = func(stmts []ast.Stmt) {
-		for _, st := range stmts {
+		for i, st := range stmts {
 			switch s := st.(type) {
+			case *ast.LocalAssignStmt:
+				if len(s.Names) == 1 && len(s.Exprs) == 1 && onlyReturned(s.Names[0], stmts[i+1:]) {
+					add(s.Exprs[0])
+				}
 			case *ast.ReturnStmt:
 				for _, e := range s.Exprs {
 					add(e)
@@ -812,5 +823,96 @@ func returnedCalls(chunk []ast.Stmt) map[*ast.FuncCallExpr]bool {
 		}
 	}
 	walk(chunk)
+	if found == nil {
+		return nil
+	}
+	// The chunk's local functions, and every call of each by name.
+	funcs := map[string]*ast.FunctionExpr{}
+	for _, st := range chunk {
+		// local function f() ... end parses as local f = function() ... end.
+		if la, ok := st.(*ast.LocalAssignStmt); ok && len(la.Names) == 1 && len(la.Exprs) == 1 {
+			if fn, ok := la.Exprs[0].(*ast.FunctionExpr); ok {
+				funcs[la.Names[0]] = fn
+			}
+		}
+	}
+	if len(funcs) == 0 {
+		return found
+	}
+	calls := map[string][]*ast.FuncCallExpr{}
+	inspect(stmtNodes(chunk), func(n any) bool {
+		if c, ok := n.(*ast.FuncCallExpr); ok {
+			if id, ok := c.Func.(*ast.IdentExpr); ok && funcs[id.Value] != nil {
+				calls[id.Value] = append(calls[id.Value], c)
+			}
+		}
+		return true
+	})
+	followed := map[string]bool{}
+	for changed := true; changed; {
+		changed = false
+		for name, fn := range funcs {
+			if followed[name] || len(calls[name]) == 0 {
+				continue
+			}
+			all := true
+			for _, c := range calls[name] {
+				if !found[c] {
+					all = false
+					break
+				}
+			}
+			if all {
+				followed[name], changed = true, true
+				walk(fn.Stmts)
+			}
+		}
+	}
 	return found
+}
+
+// onlyReturned reports whether the statements after a local's
+// declaration read it only in the conditions of ifs (if name then) or to
+// return it as the reply (return name), and return it at least once.
+func onlyReturned(name string, after []ast.Stmt) bool {
+	allowed, returned := 0, false
+	var count func(stmts []ast.Stmt)
+	count = func(stmts []ast.Stmt) {
+		for _, st := range stmts {
+			switch s := st.(type) {
+			case *ast.ReturnStmt:
+				if len(s.Exprs) == 1 {
+					if id, ok := s.Exprs[0].(*ast.IdentExpr); ok && id.Value == name {
+						allowed++
+						returned = true
+					}
+				}
+			case *ast.IfStmt:
+				// Tests of the reply (if result and type(result[1]) ==
+				// "table" then) read a field or two, not the collection.
+				inspect([]any{s.Condition}, func(n any) bool {
+					if id, ok := n.(*ast.IdentExpr); ok && id.Value == name {
+						allowed++
+					}
+					return true
+				})
+				count(s.Then)
+				count(s.Else)
+			case *ast.DoBlockStmt:
+				count(s.Stmts)
+			}
+		}
+	}
+	count(after)
+	if !returned {
+		return false
+	}
+	uses := 0
+	inspect(stmtNodes(after), func(n any) bool {
+		if id, ok := n.(*ast.IdentExpr); ok && id.Value == name {
+			uses++
+		}
+		return true
+	})
+	return uses == allowed
 }
