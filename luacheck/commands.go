@@ -780,6 +780,26 @@ func plural(n int) string {
 // prepareJobForProcessing(...), which returns {HGETALL job, id}); a
 // function also called anywhere else is not followed.
 func returnedCalls(chunk []ast.Stmt) map[*ast.FuncCallExpr]bool {
+	// Names some statement returns alone: only locals of these names are
+	// followed, within a budget of nodes visited, so that a script of
+	// many such locals cannot make this quadratic.
+	var returnsName map[string]bool
+	inspect(stmtNodes(chunk), func(n any) bool {
+		if r, ok := n.(*ast.ReturnStmt); ok && len(r.Exprs) == 1 {
+			if id, ok := r.Exprs[0].(*ast.IdentExpr); ok {
+				if returnsName == nil {
+					returnsName = map[string]bool{}
+				}
+				returnsName[id.Value] = true
+			}
+		}
+		// Statements and function bodies hold returns; other
+		// expressions need not be walked.
+		_, isExpr := n.(ast.Expr)
+		_, isFunc := n.(*ast.FunctionExpr)
+		return !isExpr || isFunc
+	})
+	budget := 200_000
 	var found map[*ast.FuncCallExpr]bool
 	add := func(e ast.Expr) {
 		if c, ok := e.(*ast.FuncCallExpr); ok {
@@ -794,7 +814,7 @@ func returnedCalls(chunk []ast.Stmt) map[*ast.FuncCallExpr]bool {
 		for i, st := range stmts {
 			switch s := st.(type) {
 			case *ast.LocalAssignStmt:
-				if len(s.Names) == 1 && len(s.Exprs) == 1 && onlyReturned(s.Names[0], stmts[i+1:]) {
+				if len(s.Names) == 1 && len(s.Exprs) == 1 && returnsName[s.Names[0]] && onlyReturned(s.Names[0], stmts[i+1:], &budget) {
 					add(s.Exprs[0])
 				}
 			case *ast.ReturnStmt:
@@ -874,11 +894,12 @@ func returnedCalls(chunk []ast.Stmt) map[*ast.FuncCallExpr]bool {
 // onlyReturned reports whether the statements after a local's
 // declaration read it only in the conditions of ifs (if name then) or to
 // return it as the reply (return name), and return it at least once.
-func onlyReturned(name string, after []ast.Stmt) bool {
+func onlyReturned(name string, after []ast.Stmt, budget *int) bool {
 	allowed, returned := 0, false
 	var count func(stmts []ast.Stmt)
 	count = func(stmts []ast.Stmt) {
 		for _, st := range stmts {
+			*budget--
 			switch s := st.(type) {
 			case *ast.ReturnStmt:
 				if len(s.Exprs) == 1 {
@@ -891,6 +912,7 @@ func onlyReturned(name string, after []ast.Stmt) bool {
 				// Tests of the reply (if result and type(result[1]) ==
 				// "table" then) read a field or two, not the collection.
 				inspect([]any{s.Condition}, func(n any) bool {
+					*budget--
 					if id, ok := n.(*ast.IdentExpr); ok && id.Value == name {
 						allowed++
 					}
@@ -903,16 +925,20 @@ func onlyReturned(name string, after []ast.Stmt) bool {
 			}
 		}
 	}
+	if *budget <= 0 {
+		return false
+	}
 	count(after)
-	if !returned {
+	if !returned || *budget <= 0 {
 		return false
 	}
 	uses := 0
 	inspect(stmtNodes(after), func(n any) bool {
+		*budget--
 		if id, ok := n.(*ast.IdentExpr); ok && id.Value == name {
 			uses++
 		}
-		return true
+		return *budget > 0
 	})
-	return uses == allowed
+	return uses == allowed && *budget > 0
 }
