@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/redis/go-redis/v9"
@@ -14,10 +15,10 @@ import (
 
 // TestClusterClientReachesOneMaster checks on a 3-master cluster of its
 // own (FLUSHDB must not empty the shared one) what the rule says of
-// go-redis's cluster client: KEYS, a SCAN loop and FUNCTION LOAD reach one
-// master with or without the request-policy resolver; FLUSHDB and FLUSHALL
-// reach one without it and every master with it; DBSIZE counts every
-// master's keys.
+// go-redis's cluster client: KEYS, a SCAN loop, FUNCTION LOAD, DELETE and
+// FLUSH and CONFIG SET reach one master with or without the
+// request-policy resolver; FLUSHDB and FLUSHALL reach one without it and
+// every master with it; DBSIZE counts every master's keys.
 func TestClusterClientReachesOneMaster(t *testing.T) {
 	pc := redistest.StartCluster(t)
 	ctx := context.Background()
@@ -86,6 +87,51 @@ func TestClusterClientReachesOneMaster(t *testing.T) {
 			}
 			if missing == 0 || missing == 30 {
 				t.Errorf("FUNCTION LOAD: FCALL found no function for %d of 30 keys, want some (the other masters')", missing)
+			}
+
+			// CONFIG SET, FUNCTION DELETE and FUNCTION FLUSH change one
+			// master, whatever the resolver: counted on each master.
+			masters := func(f func(m *redis.Client) bool) int {
+				t.Helper()
+				var n atomic.Int32
+				if err := c.ForEachMaster(ctx, func(ctx context.Context, m *redis.Client) error {
+					if f(m) {
+						n.Add(1)
+					}
+					return nil
+				}); err != nil {
+					t.Fatal(err)
+				}
+				return int(n.Load())
+			}
+			onEach := func(f func(m *redis.Client) error) {
+				t.Helper()
+				if err := c.ForEachMaster(ctx, func(ctx context.Context, m *redis.Client) error { return f(m) }); err != nil {
+					t.Fatal(err)
+				}
+			}
+			onEach(func(m *redis.Client) error { return m.ConfigSet(ctx, "notify-keyspace-events", "").Err() })
+			if err := c.ConfigSet(ctx, "notify-keyspace-events", "Ex").Err(); err != nil {
+				t.Fatal(err)
+			}
+			if n := masters(func(m *redis.Client) bool {
+				return m.ConfigGet(ctx, "notify-keyspace-events").Val()["notify-keyspace-events"] != ""
+			}); n != 1 {
+				t.Errorf("CONFIG SET: set on %d of 3 masters, want 1", n)
+			}
+			onEach(func(m *redis.Client) error { return m.ConfigSet(ctx, "notify-keyspace-events", "").Err() })
+			hasLib := func(m *redis.Client) bool { return len(m.FunctionList(ctx, redis.FunctionListQuery{}).Val()) > 0 }
+			for name, remove := range map[string]func() error{
+				"FUNCTION DELETE": func() error { return c.FunctionDelete(ctx, fmt.Sprintf("nw%v", policies)).Err() },
+				"FUNCTION FLUSH":  func() error { return c.FunctionFlush(ctx).Err() },
+			} {
+				onEach(func(m *redis.Client) error { return m.FunctionLoadReplace(ctx, lib).Err() })
+				if err := remove(); err != nil {
+					t.Fatal(err)
+				}
+				if n := masters(hasLib); n != 2 {
+					t.Errorf("%s: the library is still on %d of 3 masters, want 2", name, n)
+				}
 			}
 
 			for _, flush := range []func() error{

@@ -3,14 +3,17 @@
 //
 // # Analyzer nodewide
 //
-// nodewide: report KEYS, SCAN, FLUSHDB, FLUSHALL and FUNCTION LOAD sent through a cluster client
+// nodewide: report KEYS, SCAN, FLUSHDB, FLUSHALL, FUNCTION LOAD, DELETE and FLUSH and CONFIG SET sent through a cluster client
 //
-// These commands have no key: each acts on the keyspace, or the function
-// libraries, of the one server that runs it. go-redis's ClusterClient
-// sends a command with no key to one master it picks and answers with
-// that master's reply, so on a cluster KEYS and a SCAN loop see the keys
-// of one master, FLUSHDB and FLUSHALL empty one master, and FUNCTION LOAD
-// loads a library that FCALL then misses on the other masters. The
+// These commands have no key: each acts on the keyspace, the function
+// libraries or the configuration of the one server that runs it.
+// go-redis's ClusterClient sends a command with no key to one master it
+// picks and answers with that master's reply, so on a cluster KEYS and a
+// SCAN loop see the keys of one master, FLUSHDB and FLUSHALL empty one
+// master, FUNCTION LOAD loads a library that FCALL then misses on the
+// other masters, FUNCTION DELETE and FLUSH leave the others serving the
+// old functions, and CONFIG SET (notify-keyspace-events, say) changes
+// one master's configuration. The
 // analyzer reports SL1006 for these calls on a ClusterClient, and on a
 // value a ClusterClient may be behind: a UniversalClient (a cluster
 // client when the application is given several addresses; one built in
@@ -21,9 +24,8 @@
 // tests are set up, the client of one test server that the test lists
 // or empties between cases. A ClusterClient visibly configured with
 // SetCommandInfoResolver(NewDynamicResolver()) sends FLUSHDB and FLUSHALL
-// to every master, and those are then not reported; KEYS, SCAN and
-// FUNCTION LOAD still are (the tests run each on a 3-master cluster with
-// go-redis v9.23.0). DBSIZE and SCRIPT LOAD, which the cluster client
+// to every master, and those are then not reported; the others still
+// are (the tests run each on a 3-master cluster with go-redis v9.23.0). DBSIZE and SCRIPT LOAD, which the cluster client
 // sends to every master, are not reported; nor is anything sent on a
 // master's own client inside ForEachMaster.
 //

@@ -35,11 +35,14 @@ var effects = map[string]struct {
 	effect string
 	spread bool
 }{
-	"KEYS":          {"returns the keys of that master only", false},
-	"SCAN":          {"walks the keys of that master only, with that master's cursor", false},
-	"FLUSHDB":       {"empties that master only", true},
-	"FLUSHALL":      {"empties that master only", true},
-	"FUNCTION LOAD": {"loads the library on that master only: FCALL fails with \"Function not found\" for keys of the others", false},
+	"KEYS":            {"returns the keys of that master only", false},
+	"SCAN":            {"walks the keys of that master only, with that master's cursor", false},
+	"FLUSHDB":         {"empties that master only", true},
+	"FLUSHALL":        {"empties that master only", true},
+	"FUNCTION LOAD":   {"loads the library on that master only: FCALL fails with \"Function not found\" for keys of the others", false},
+	"FUNCTION DELETE": {"deletes the library on that master only: the others keep serving its functions", false},
+	"FUNCTION FLUSH":  {"deletes the libraries of that master only: the others keep serving their functions", false},
+	"CONFIG SET":      {"sets the parameter on that master only (notify-keyspace-events, maxmemory-policy: the other masters keep their own)", false},
 }
 
 func run(pass *analysis.Pass) (any, error) {

@@ -93,20 +93,23 @@ func (c *collector) oneNode(call *ast.CallExpr) bool {
 }
 
 // nodeWideMethods are go-redis's methods for commands with no key that act
-// on the whole keyspace, or the function libraries, of the server that runs
-// them, with their commands. go-redis's ClusterClient sends each to one
+// on the whole keyspace, the function libraries or the configuration of
+// the server that runs them, with their commands. go-redis's ClusterClient sends each to one
 // master it picks (DBSIZE and SCRIPT LOAD, which it sends to every master,
 // are not here); the nodewide analyzer's tests run each on a cluster.
 var nodeWideMethods = map[string]string{
 	"Keys": "KEYS", "Scan": "SCAN", "ScanType": "SCAN",
 	"FlushDB": "FLUSHDB", "FlushDBAsync": "FLUSHDB", "FlushAll": "FLUSHALL", "FlushAllAsync": "FLUSHALL",
 	"FunctionLoad": "FUNCTION LOAD", "FunctionLoadReplace": "FUNCTION LOAD",
+	"FunctionDelete": "FUNCTION DELETE", "FunctionFlush": "FUNCTION FLUSH", "FunctionFlushAsync": "FUNCTION FLUSH",
+	"ConfigSet": "CONFIG SET",
 }
 
 // nodeWideCommands are the commands of nodeWideMethods, also as sent with
 // Do.
 var nodeWideCommands = map[string]bool{
-	"KEYS": true, "SCAN": true, "FLUSHDB": true, "FLUSHALL": true, "FUNCTION LOAD": true,
+	"KEYS": true, "SCAN": true, "FLUSHDB": true, "FLUSHALL": true,
+	"FUNCTION LOAD": true, "FUNCTION DELETE": true, "FUNCTION FLUSH": true, "CONFIG SET": true,
 }
 
 // reach is what kind of client call's receiver is, for keyless commands.

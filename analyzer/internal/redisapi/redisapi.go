@@ -85,10 +85,11 @@ type Call struct {
 	// that key's slot: the runtime's lock wake-up list, which shares the
 	// lock key's slot only when the lock key has a hash tag.
 	Companions []Companion
-	// NodeWide: a command with no key that acts on the whole keyspace, or
-	// the function libraries, of the one server that runs it (KEYS, SCAN,
-	// FLUSHDB, FLUSHALL, FUNCTION LOAD). Such calls are recorded only when
-	// sent on a client that may be a cluster client (Reach).
+	// NodeWide: a command with no key that acts on the whole keyspace,
+	// the function libraries or the configuration of the one server that
+	// runs it (KEYS, SCAN, FLUSHDB, FLUSHALL, FUNCTION LOAD, DELETE and
+	// FLUSH, CONFIG SET). Such calls are recorded only when sent on a
+	// client that may be a cluster client (Reach).
 	NodeWide bool
 	// Reach is what the value the command is sent on can be.
 	Reach Reach

@@ -21,14 +21,18 @@ func cluster(rdb *redis.ClusterClient, lib string) {
 		}
 		cursor = next
 	}
-	rdb.ScanType(ctx, 0, "*", 10, "hash") // want `SCAN has no key`
-	rdb.FlushDB(ctx)                      // want `FLUSHDB has no key: this cluster client sends it to one master it picks, and it empties that master only`
-	rdb.FlushAllAsync(ctx)                // want `FLUSHALL has no key`
-	rdb.FunctionLoadReplace(ctx, lib)     // want `FUNCTION LOAD has no key: .* FCALL fails with "Function not found" for keys of the others`
-	rdb.Do(ctx, "KEYS", "*")              // want `KEYS has no key`
-	rdb.DBSize(ctx)                       // the cluster client sums every master's
-	rdb.ScriptLoad(ctx, "return 1")       // loaded on every master
-	rdb.Get(ctx, "session:1")             // a key: routed by its slot
+	rdb.ScanType(ctx, 0, "*", 10, "hash")              // want `SCAN has no key`
+	rdb.FlushDB(ctx)                                   // want `FLUSHDB has no key: this cluster client sends it to one master it picks, and it empties that master only`
+	rdb.FlushAllAsync(ctx)                             // want `FLUSHALL has no key`
+	rdb.FunctionLoadReplace(ctx, lib)                  // want `FUNCTION LOAD has no key: .* FCALL fails with "Function not found" for keys of the others`
+	rdb.Do(ctx, "KEYS", "*")                           // want `KEYS has no key`
+	rdb.FunctionDelete(ctx, "mylib")                   // want `FUNCTION DELETE has no key: .* the others keep serving its functions`
+	rdb.FunctionFlush(ctx)                             // want `FUNCTION FLUSH has no key`
+	rdb.ConfigSet(ctx, "notify-keyspace-events", "Ex") // want `CONFIG SET has no key: .* sets the parameter on that master only`
+	rdb.ConfigGet(ctx, "maxmemory")                    // reads one master's: not a change
+	rdb.DBSize(ctx)                                    // the cluster client sums every master's
+	rdb.ScriptLoad(ctx, "return 1")                    // loaded on every master
+	rdb.Get(ctx, "session:1")                          // a key: routed by its slot
 	rdb.ForEachMaster(ctx, func(ctx context.Context, m *redis.Client) error {
 		return m.FlushDB(ctx).Err() // a master's own client
 	})
