@@ -42,7 +42,7 @@ var effects = map[string]struct {
 	"FUNCTION LOAD":   {"loads the library on that master only: FCALL fails with \"Function not found\" for keys of the others", false},
 	"FUNCTION DELETE": {"deletes the library on that master only: the others keep serving its functions", false},
 	"FUNCTION FLUSH":  {"deletes the libraries of that master only: the others keep serving their functions", false},
-	"CONFIG SET":      {"sets the parameter on that master only (notify-keyspace-events, maxmemory-policy: the other masters keep their own)", false},
+	"CONFIG SET":      {"sets the parameter on that master only: the other masters keep their own value", false},
 }
 
 func run(pass *analysis.Pass) (any, error) {
