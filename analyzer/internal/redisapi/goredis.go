@@ -94,9 +94,10 @@ func (c *collector) oneNode(call *ast.CallExpr) bool {
 
 // nodeWideMethods are go-redis's methods for commands with no key that act
 // on the whole keyspace, the function libraries or the configuration of
-// the server that runs them, with their commands. go-redis's ClusterClient sends each to one
-// master it picks (DBSIZE and SCRIPT LOAD, which it sends to every master,
-// are not here); the nodewide analyzer's tests run each on a cluster.
+// the server that runs them, with their commands. go-redis's ClusterClient
+// sends each to one master it picks (DBSIZE and SCRIPT LOAD, which it
+// sends to every master, are not here); the nodewide analyzer's tests run
+// each on a cluster.
 var nodeWideMethods = map[string]string{
 	"Keys": "KEYS", "Scan": "SCAN", "ScanType": "SCAN",
 	"FlushDB": "FLUSHDB", "FlushDBAsync": "FLUSHDB", "FlushAll": "FLUSHALL", "FlushAllAsync": "FLUSHALL",
@@ -116,12 +117,9 @@ var nodeWideCommands = map[string]bool{
 // Only go-redis v9 is read: its routing is what the nodewide tests check
 // on a cluster (v8.11.5 cannot read a Redis 7 cluster's CLUSTER SLOTS,
 // and rueidiscompat routes as rueidis does).
-func (c *collector) reach(call *ast.CallExpr) Reach {
+func (c *collector) reach(call *ast.CallExpr, fn *types.Func) Reach {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return ReachUnknown
-	}
-	if fn, _, ok := c.goRedisMethod(call); !ok || fn.Pkg() == nil || fn.Pkg().Path() != clientpaths.GoRedis {
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != clientpaths.GoRedis {
 		return ReachUnknown
 	}
 	switch t := c.pass.TypesInfo.TypeOf(sel.X); {
@@ -131,10 +129,10 @@ func (c *collector) reach(call *ast.CallExpr) Reach {
 		return c.universalReach(sel.X)
 	case types.IsInterface(t) && !IsPipeline(t) && !isGoRedisType(t, "StatefulCmdable"):
 		// go-redis's Cmdable, or an interface of the user's code that
-		// embeds it or lists its methods (go-zero's RedisNode), whose
-		// method is one of go-redis's interfaces': a ClusterClient
+		// embeds it or lists its methods (go-zero's RedisNode), so that
+		// the method is one of go-redis's interfaces': a ClusterClient
 		// satisfies it, and the code may be given one.
-		if fn, _, ok := c.goRedisMethod(call); ok && fn.Type().(*types.Signature).Recv() != nil && types.IsInterface(fn.Type().(*types.Signature).Recv().Type()) {
+		if recv := fn.Type().(*types.Signature).Recv(); recv != nil && types.IsInterface(recv.Type()) {
 			return ReachMaybeCluster
 		}
 	}
@@ -532,17 +530,24 @@ func (c *collector) call(call *ast.CallExpr) {
 		} else {
 			rec = c.single(fn, call)
 		}
-		if cmd, ok := nodeWideMethods[name]; ok && rec == nil && c.reach(call) != ReachUnknown {
-			rec = &Call{Node: call, Method: name, Command: cmd, Complete: true}
+		if cmd, ok := nodeWideMethods[name]; ok && rec == nil {
+			// Recorded only where it may reach one master of several.
+			if reach := c.reach(call, fn); reach != ReachUnknown {
+				rec = &Call{Node: call, Method: name, Command: cmd, Complete: true, NodeWide: true, Reach: reach}
+			}
 		}
 	}
 	if rec == nil {
 		return
 	}
 	rec.Client = GoRedisClient
-	rec.NodeWide = nodeWideCommands[rec.Command]
-	rec.Reach = c.reach(call)
-	rec.FollowsPolicies = c.splits(call)
+	if nodeWideCommands[rec.Command] && !rec.NodeWide {
+		// Do(ctx, "KEYS", pattern)
+		rec.NodeWide, rec.Reach = true, c.reach(call, fn)
+	}
+	if rec.NodeWide {
+		rec.FollowsPolicies = c.splits(call)
+	}
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && recv != "Script" {
 		rec.On = sel.X
 		t := c.pass.TypesInfo.TypeOf(sel.X)

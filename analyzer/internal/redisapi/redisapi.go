@@ -91,10 +91,11 @@ type Call struct {
 	// FLUSH, CONFIG SET). Such calls are recorded only when sent on a
 	// client that may be a cluster client (Reach).
 	NodeWide bool
-	// Reach is what the value the command is sent on can be.
+	// Reach is what the value a NodeWide command is sent on can be.
 	Reach Reach
-	// FollowsPolicies: the call is made on a cluster client visibly
-	// configured to follow the server's request policies (see MultiShard).
+	// FollowsPolicies: a NodeWide call is made on a cluster client
+	// visibly configured to follow the server's request policies (see
+	// MultiShard).
 	FollowsPolicies bool
 }
 
