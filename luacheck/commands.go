@@ -780,24 +780,51 @@ func plural(n int) string {
 // prepareJobForProcessing(...), which returns {HGETALL job, id}); a
 // function also called anywhere else is not followed.
 func returnedCalls(chunk []ast.Stmt) map[*ast.FuncCallExpr]bool {
-	// Names some statement returns alone: only locals of these names are
-	// followed, within a budget of nodes visited, so that a script of
-	// many such locals cannot make this quadratic.
-	var returnsName map[string]bool
-	inspect(stmtNodes(chunk), func(n any) bool {
-		if r, ok := n.(*ast.ReturnStmt); ok && len(r.Exprs) == 1 {
-			if id, ok := r.Exprs[0].(*ast.IdentExpr); ok {
-				if returnsName == nil {
-					returnsName = map[string]bool{}
+	// The chunk's local functions (local function f() ... end parses as
+	// local f = function() ... end).
+	var funcs map[string]*ast.FunctionExpr
+	for _, st := range chunk {
+		if la, ok := st.(*ast.LocalAssignStmt); ok && len(la.Names) == 1 && len(la.Exprs) == 1 {
+			if fn, ok := la.Exprs[0].(*ast.FunctionExpr); ok {
+				if funcs == nil {
+					funcs = map[string]*ast.FunctionExpr{}
 				}
-				returnsName[id.Value] = true
+				funcs[la.Names[0]] = fn
 			}
 		}
-		// Statements and function bodies hold returns; other
-		// expressions need not be walked.
-		_, isExpr := n.(ast.Expr)
-		_, isFunc := n.(*ast.FunctionExpr)
-		return !isExpr || isFunc
+	}
+	// One walk finds the names some statement returns alone (only locals
+	// of these names are followed, within a budget of nodes visited, so
+	// that a script of many such locals cannot make this quadratic) and
+	// every call of a local function by name. Without local functions it
+	// skips the expressions that hold no function body.
+	var returnsName map[string]bool
+	var calls map[string][]*ast.FuncCallExpr
+	inspect(stmtNodes(chunk), func(n any) bool {
+		switch n := n.(type) {
+		case *ast.ReturnStmt:
+			if len(n.Exprs) == 1 {
+				if id, ok := n.Exprs[0].(*ast.IdentExpr); ok {
+					if returnsName == nil {
+						returnsName = map[string]bool{}
+					}
+					returnsName[id.Value] = true
+				}
+			}
+		case *ast.FuncCallExpr:
+			if id, ok := n.Func.(*ast.IdentExpr); ok && funcs[id.Value] != nil {
+				if calls == nil {
+					calls = map[string][]*ast.FuncCallExpr{}
+				}
+				calls[id.Value] = append(calls[id.Value], n)
+			}
+			return len(funcs) > 0
+		case *ast.FunctionExpr:
+			return true
+		case ast.Expr:
+			return len(funcs) > 0
+		}
+		return true
 	})
 	budget := 200_000
 	var found map[*ast.FuncCallExpr]bool
@@ -846,28 +873,9 @@ func returnedCalls(chunk []ast.Stmt) map[*ast.FuncCallExpr]bool {
 	if found == nil {
 		return nil
 	}
-	// The chunk's local functions, and every call of each by name.
-	funcs := map[string]*ast.FunctionExpr{}
-	for _, st := range chunk {
-		// local function f() ... end parses as local f = function() ... end.
-		if la, ok := st.(*ast.LocalAssignStmt); ok && len(la.Names) == 1 && len(la.Exprs) == 1 {
-			if fn, ok := la.Exprs[0].(*ast.FunctionExpr); ok {
-				funcs[la.Names[0]] = fn
-			}
-		}
-	}
 	if len(funcs) == 0 {
 		return found
 	}
-	calls := map[string][]*ast.FuncCallExpr{}
-	inspect(stmtNodes(chunk), func(n any) bool {
-		if c, ok := n.(*ast.FuncCallExpr); ok {
-			if id, ok := c.Func.(*ast.IdentExpr); ok && funcs[id.Value] != nil {
-				calls[id.Value] = append(calls[id.Value], c)
-			}
-		}
-		return true
-	})
 	followed := map[string]bool{}
 	for changed := true; changed; {
 		changed = false

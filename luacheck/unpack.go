@@ -100,12 +100,10 @@ func addsTo(e ast.Expr, name string) bool {
 			return constant && addsTo(e.Lhs, name)
 		}
 	case *ast.FuncCallExpr:
-		if f, ok := e.Func.(*ast.AttrGetExpr); ok && isIdent(f.Object, "math") {
-			if k, ok := f.Key.(*ast.StringExpr); ok && k.Value == "min" {
-				for _, a := range e.Args {
-					if addsTo(a, name) {
-						return true
-					}
+		if exprText(e.Func) == "math.min" {
+			for _, a := range e.Args {
+				if addsTo(a, name) {
+					return true
 				}
 			}
 		}

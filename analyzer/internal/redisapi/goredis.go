@@ -162,34 +162,26 @@ func (c *collector) universalReach(e ast.Expr) Reach {
 		return ReachMaybeCluster
 	}
 	addrs, master, clusterMode := 0, false, false
-	for _, el := range lit.Elts {
-		kv, ok := el.(*ast.KeyValueExpr)
+	if v, ok := keyexpr.Field(lit, "Addrs"); ok {
+		list, ok := ast.Unparen(v).(*ast.CompositeLit)
 		if !ok {
 			return ReachMaybeCluster
 		}
-		name, _ := kv.Key.(*ast.Ident)
-		if name == nil {
+		addrs = len(list.Elts)
+	}
+	if v, ok := keyexpr.Field(lit, "MasterName"); ok {
+		tv := c.pass.TypesInfo.Types[v]
+		if tv.Value == nil {
 			return ReachMaybeCluster
 		}
-		tv := c.pass.TypesInfo.Types[kv.Value]
-		switch name.Name {
-		case "Addrs":
-			list, ok := ast.Unparen(kv.Value).(*ast.CompositeLit)
-			if !ok {
-				return ReachMaybeCluster
-			}
-			addrs = len(list.Elts)
-		case "MasterName":
-			if tv.Value == nil {
-				return ReachMaybeCluster
-			}
-			master = constant.StringVal(tv.Value) != ""
-		case "IsClusterMode":
-			if tv.Value == nil {
-				return ReachMaybeCluster
-			}
-			clusterMode = constant.BoolVal(tv.Value)
+		master = constant.StringVal(tv.Value) != ""
+	}
+	if v, ok := keyexpr.Field(lit, "IsClusterMode"); ok {
+		tv := c.pass.TypesInfo.Types[v]
+		if tv.Value == nil {
+			return ReachMaybeCluster
 		}
+		clusterMode = constant.BoolVal(tv.Value)
 	}
 	if !master && (addrs > 1 || clusterMode) {
 		return ReachCluster
