@@ -2,6 +2,7 @@ package config
 
 import (
 	_ "embed"
+	"flag"
 	"fmt"
 	"reflect"
 	"strings"
@@ -137,6 +138,10 @@ var Current Settings
 
 // idList is a flag.Value of comma-separated rule IDs.
 type idList struct{ ids *[]string }
+
+// IDList is a flag.Value that parses comma-separated rule IDs into dst,
+// as -disable and -enable do, for other commands' rule flags.
+func IDList(dst *[]string) flag.Value { return idList{dst} }
 
 func (l idList) String() string {
 	if l.ids == nil {

@@ -43,19 +43,8 @@ func runLua(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	globals := fset.String("globals", "", "comma-separated `names` defined elsewhere (by a prelude the checker does not see)")
 	includes := fset.Bool("includes", true, `resolve BullMQ-style "--- @include \"name\"" lines relative to the script`)
 	var rulesOff, rulesOnly []string
-	ruleIDs := func(dst *[]string) func(string) error {
-		return func(s string) error {
-			*dst = nil
-			for _, id := range strings.Split(s, ",") {
-				if id = strings.TrimSpace(id); id != "" {
-					*dst = append(*dst, strings.ToUpper(id))
-				}
-			}
-			return nil
-		}
-	}
-	fset.Func("disable", "comma-separated rule `IDs` not to report, e.g. LUA201,LUA202 for scripts that never run on a cluster", ruleIDs(&rulesOff))
-	fset.Func("enable", "comma-separated rule `IDs` to report exclusively", ruleIDs(&rulesOnly))
+	fset.Var(config.IDList(&rulesOff), "disable", "comma-separated rule `IDs` not to report, e.g. LUA201,LUA202 for scripts that never run on a cluster")
+	fset.Var(config.IDList(&rulesOnly), "enable", "comma-separated rule `IDs` to report exclusively")
 	listRules := fset.Bool("rules", false, "list the rules and exit")
 	fset.Usage = func() {
 		fmt.Fprintln(stderr, "usage: slotlint lua [flags] FILE|DIR...")
