@@ -12,31 +12,38 @@ type advice struct {
 	script  string
 	// watch is how the client runs an optimistic transaction.
 	watch string
+	// expireNX is how the client sends a command and EXPIRE NX as one
+	// MULTI/EXEC.
+	expireNX string
 }
 
 var adviceFor = map[redisapi.Client]advice{
 	redisapi.GoRedisClient: {
-		acquire: "SetNX(ctx, key, value, ttl), SET NX PX",
-		library: "runtime's Client.Obtain",
-		script:  "a script",
-		watch:   "WATCH with TxPipelined",
+		acquire:  "SetNX(ctx, key, value, ttl), SET NX PX",
+		library:  "runtime's Client.Obtain",
+		script:   "a script",
+		watch:    "WATCH with TxPipelined",
+		expireNX: "one TxPipelined with ExpireNX (EXPIRE NX, Redis 7)",
 	},
 	redisapi.RedigoClient: {
-		acquire: `Do("SET", key, token, "NX", "PX", ttlMillis)`,
-		script:  "a redis.NewScript",
-		watch:   "WATCH with MULTI/EXEC on the same connection",
+		acquire:  `Do("SET", key, token, "NX", "PX", ttlMillis)`,
+		script:   "a redis.NewScript",
+		watch:    "WATCH with MULTI/EXEC on the same connection",
+		expireNX: "one MULTI/EXEC with EXPIRE NX (Redis 7) on the same connection",
 	},
 	redisapi.RueidisClient: {
-		acquire: "B().Set().Key(key).Value(token).Nx().Px(ttl).Build()",
-		library: "rueidislock",
-		script:  "a rueidis.NewLuaScript",
-		watch:   "WATCH with MULTI/EXEC on a dedicated connection (Dedicated)",
+		acquire:  "B().Set().Key(key).Value(token).Nx().Px(ttl).Build()",
+		library:  "rueidislock",
+		script:   "a rueidis.NewLuaScript",
+		watch:    "WATCH with MULTI/EXEC on a dedicated connection (Dedicated)",
+		expireNX: "one DoMulti of MULTI, the increment, EXPIRE NX (Redis 7) and EXEC",
 	},
 	redisapi.ValkeyClient: {
-		acquire: "B().Set().Key(key).Value(token).Nx().Px(ttl).Build()",
-		library: "valkeylock",
-		script:  "a valkey.NewLuaScript",
-		watch:   "WATCH with MULTI/EXEC on a dedicated connection (Dedicated)",
+		acquire:  "B().Set().Key(key).Value(token).Nx().Px(ttl).Build()",
+		library:  "valkeylock",
+		script:   "a valkey.NewLuaScript",
+		watch:    "WATCH with MULTI/EXEC on a dedicated connection (Dedicated)",
+		expireNX: "one DoMulti of MULTI, the increment, EXPIRE NX (Redis 7) and EXEC",
 	},
 }
 
@@ -64,4 +71,10 @@ func releaseAdvice(c redisapi.Client, scriptDoes string) string {
 		}
 	}
 	return s + a.script + " that " + scriptDoes
+}
+
+// counterAdvice ends an SL1305 message.
+func counterAdvice(c redisapi.Client) string {
+	a := adviceFor[c]
+	return "send both in " + a.expireNX + ", so a lost TTL is set again by the next call, or use " + a.script
 }

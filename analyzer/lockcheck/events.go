@@ -22,6 +22,8 @@ const (
 	del                      // DEL, UNLINK
 	read                     // GET, HGET
 	write                    // SET, SETEX, HSET of one field
+	increment                // INCR, INCRBY, DECR, HINCRBY ...: a counter
+	ttlRead                  // TTL, PTTL, EXPIRETIME, PEXPIRETIME
 )
 
 // event is one such call as seen from one function: the call itself, or a
@@ -38,8 +40,8 @@ type event struct {
 	via *types.Func
 	// orig is the Redis call's own event, in its function's terms.
 	orig *event
-	// returned: a read made by a helper that returns the value read, so
-	// the helper call's result is the data.
+	// returned: a read (or an increment) made by a helper that returns
+	// the value read, so the helper call's result is the data.
 	returned bool
 	// value is the written value (write), ttl the expiry argument of
 	// SetNX (acquireNoTTL), direct calls only.
@@ -106,6 +108,16 @@ func classify(x *keyexpr.Extractor, c *redisapi.Call) []*event {
 			return nil
 		}
 		return one(expire)
+	case "INCR", "INCRBY", "INCRBYFLOAT", "DECR", "DECRBY", "HINCRBY", "HINCRBYFLOAT":
+		if len(c.Keys) != 1 {
+			return nil
+		}
+		return one(increment)
+	case "TTL", "PTTL", "EXPIRETIME", "PEXPIRETIME":
+		if len(c.Keys) != 1 {
+			return nil
+		}
+		return one(ttlRead)
 	case "DEL", "UNLINK":
 		var out []*event
 		for _, k := range c.Keys {
@@ -177,7 +189,7 @@ func (h *helpers) of(call *ast.CallExpr, depth int) []*event {
 		}
 		p.at, p.via, p.orig = call, callee, e.origin()
 		p.value, p.ttl = h.argOf(callee, call, e.value), nil
-		p.returned = e.kind == read && h.returnsRead(f, e)
+		p.returned = (e.kind == read || e.kind == increment || e.kind == ttlRead) && h.returnsRead(f, e)
 		out = append(out, &p)
 	}
 	return out

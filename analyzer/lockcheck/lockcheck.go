@@ -17,7 +17,7 @@ import (
 	"github.com/slotlint/slotlint/analyzer/rules"
 )
 
-// Analyzer reports SL1301, SL1302, SL1303 and SL1304.
+// Analyzer reports SL1301, SL1302, SL1303, SL1304 and SL1305.
 var Analyzer = &analysis.Analyzer{
 	Name:     "lockcheck",
 	Doc:      analyzerdoc.MustExtract(doc, "lockcheck"),
@@ -55,18 +55,19 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, call := range res.Calls {
 		byNode[call.Node] = call
 		switch call.Command {
-		case "SET", "SETNX", "SETARGS", "GET", "HGET":
+		case "SET", "SETNX", "SETARGS", "GET", "HGET", "INCR", "INCRBY", "INCRBYFLOAT", "DECR", "DECRBY", "HINCRBY", "HINCRBYFLOAT":
 			interesting = true
 		}
 	}
 	if !interesting {
-		return nil, nil // every rule starts from an acquisition or a read
+		return nil, nil // every rule starts from an acquisition, a read or an increment
 	}
 	c.collect(byNode)
 	c.ttl()
 	c.release()
 	c.retry()
 	c.lostUpdate()
+	c.counterTTL()
 	return nil, nil
 }
 

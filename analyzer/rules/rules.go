@@ -27,6 +27,7 @@ const (
 	UncheckedRelease = "SL1302"
 	FixedRetry       = "SL1303"
 	LostUpdate       = "SL1304"
+	CounterNoTTL     = "SL1305"
 )
 
 // Rule describes one check. IDs are stable once shipped.
@@ -187,6 +188,14 @@ var catalogue = []Rule{
 		Bad:  "cur, _ := rdb.Get(ctx, key).Int64()\nif v > cur { rdb.Set(ctx, key, v, 0) }",
 		Good: "rose, err := counters.MaxUpdate(ctx, key, dirtySet, id, v) // runtime.Client: one script",
 		Fix:  "Use an atomic command (INCRBY, HINCRBY), runtime's Client.MaxUpdate for a running maximum, a script, or WATCH with TxPipelined retried on redis.TxFailedErr.",
+	},
+	{
+		ID: CounterNoTTL, Title: "INCR then EXPIRE only for a new key: counter without TTL if the process dies between", Analyzer: "lockcheck",
+		What: "A counter (INCR, INCRBY, INCRBYFLOAT, DECR, DECRBY, HINCRBY, HINCRBYFLOAT) given its TTL by a separate EXPIRE, PEXPIRE, EXPIREAT or PEXPIREAT of the same key that runs only when the increment's reply says so (if n == 1, the first hit of a window), outside a MULTI/EXEC that holds both. An EXPIRE that runs after every increment is not reported: the next call sets a lost TTL again. Nor is one that a TTL or PTTL read of the key also decides (a repair of a missing TTL).",
+		Why:  "A crash, a deploy, a timeout or a dropped connection between the two commands leaves the counter with no TTL, and only the first increment of a window sets one: the key never expires and keeps counting. A fixed-window limiter then refuses that caller for good, and a counter of attempts locks the account until someone deletes the key by hand.",
+		Bad:  "n, _ := rdb.Incr(ctx, key).Result()\nif n == 1 { rdb.Expire(ctx, key, time.Minute) }",
+		Good: "var incr *redis.IntCmd\nrdb.TxPipelined(ctx, func(p redis.Pipeliner) error {\n\tincr = p.Incr(ctx, key)\n\tp.ExpireNX(ctx, key, time.Minute) // EXPIRE NX: the window stays fixed\n\treturn nil\n})",
+		Fix:  "Send the increment and EXPIRE ... NX (Redis 7) in one MULTI/EXEC (TxPipelined with ExpireNX in go-redis), so both run or neither and a lost TTL is set again by the next call; or run both in a script (INCR, then PEXPIRE when the reply is 1 or PTTL is -1).",
 	},
 }
 

@@ -80,3 +80,12 @@ func appendLog(ctx context.Context, c valkey.Client, id string, lines []string) 
 		c.Do(ctx, c.B().Set().Key("log:"+id).Value(old+"\n"+line).Build()) // want `SET of "log:" \+ id depends on the GET before it with no WATCH or script`
 	}
 }
+
+// A fixed-window counter whose first hit sets the TTL in a second command.
+func countLogin(ctx context.Context, c valkey.Client, user string) int64 {
+	n, _ := c.Do(ctx, c.B().Incr().Key("attempts:"+user).Build()).AsInt64() // want `INCR of counter key "attempts:" \+ user sets no TTL and EXPIRE sets one only when its reply says the key is new: .*, or use a valkey.NewLuaScript$`
+	if n == 1 {
+		c.Do(ctx, c.B().Expire().Key("attempts:"+user).Seconds(900).Build())
+	}
+	return n
+}
