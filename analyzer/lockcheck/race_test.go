@@ -263,3 +263,82 @@ func TestLostUpdateRace(t *testing.T) {
 		})
 	})
 }
+
+// TestCounterTTLRace: SL1305's shape (testdata/lockcheck/counter.go
+// loginAttempts) leaves a counter that never expires once a process dies
+// between the INCR and the EXPIRE that only the first hit runs; the
+// TxPipelined INCR and EXPIRE NX that the message offers runs both or
+// neither, keeps the window fixed and gives a key left without a TTL one
+// on the next call.
+func TestCounterTTLRace(t *testing.T) {
+	servers(t, func(t *testing.T, a, _ redis.UniversalClient) {
+		p := redistest.Prefix(t)
+
+		t.Run("INCR, then EXPIRE when the key is new", func(t *testing.T) {
+			key := p + "attempts:{u1}"
+			// hit counts one attempt; dies stops the process after the
+			// INCR, as a crash or a deploy would.
+			hit := func(dies bool) int64 {
+				n, err := a.Incr(ctx, key).Result() // reported: SL1305
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n == 1 && !dies {
+					if err := a.Expire(ctx, key, time.Minute).Err(); err != nil {
+						t.Fatal(err)
+					}
+				}
+				return n
+			}
+			hit(true)
+			for range 5 {
+				hit(false)
+			}
+			if n := must(t, a.Get(ctx, key).Int64); n != 6 {
+				t.Fatalf("count = %d, want 6", n)
+			}
+			if ttl := must(t, a.Do(ctx, "PTTL", key).Int64); ttl != -1 {
+				t.Fatalf("PTTL = %d, want -1 (no expiry): the lost EXPIRE was set again", ttl)
+			}
+		})
+
+		t.Run("INCR and EXPIRE NX in one TxPipelined", func(t *testing.T) {
+			key := p + "attempts:{u2}"
+			window := func() int64 {
+				var incr *redis.IntCmd
+				if _, err := a.TxPipelined(ctx, func(pipe redis.Pipeliner) error {
+					incr = pipe.Incr(ctx, key)
+					pipe.ExpireNX(ctx, key, time.Minute)
+					return nil
+				}); err != nil {
+					t.Fatal(err)
+				}
+				return incr.Val()
+			}
+			if n := window(); n != 1 {
+				t.Fatalf("first count = %d", n)
+			}
+			first := must(t, a.Do(ctx, "PEXPIRETIME", key).Int64)
+			if first <= 0 {
+				t.Fatalf("PEXPIRETIME = %d after the first call, want a deadline", first)
+			}
+			time.Sleep(5 * time.Millisecond)
+			window()
+			if again := must(t, a.Do(ctx, "PEXPIRETIME", key).Int64); again != first {
+				t.Fatalf("PEXPIRETIME moved from %d to %d: EXPIRE NX should keep the first window", first, again)
+			}
+
+			// A counter an earlier crash left without a TTL gets one on
+			// the next call.
+			stale := p + "attempts:{u3}"
+			must(t, a.Set(ctx, stale, 9, 0).Result)
+			key = stale
+			if n := window(); n != 10 {
+				t.Fatalf("count = %d, want 10", n)
+			}
+			if ttl := must(t, a.Do(ctx, "PTTL", stale).Int64); ttl <= 0 || ttl > time.Minute.Milliseconds() {
+				t.Fatalf("PTTL = %d after the call, want a TTL of at most a minute", ttl)
+			}
+		})
+	})
+}
