@@ -23,7 +23,7 @@ var shopFamilies = []string{
 	// inventory
 	"stock:{*}", "reservable:*", "{*}:{*}:shelf", "price:{}*", "watchers:{*}", "watchers:*", "notified:{*}",
 	// lock, jobs, ratelimit
-	"lock:{*}", "jobs:{*}:pending", "jobs:{*}:running", "scheduler:leader", "rate:{*}",
+	"lock:{*}", "jobs:{*}:pending", "jobs:{*}:running", "scheduler:leader", "rate:{*}", "login-failures:{*}",
 }
 
 // e2eFamilies are testdata/e2e's: the keys package's builders used by

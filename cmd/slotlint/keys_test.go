@@ -124,7 +124,7 @@ func TestKeysFormats(t *testing.T) {
 	bin := sharedBinary(t)
 	page := filepath.Join(t.TempDir(), "keys.html")
 	code, text, stderr := runIn(t, exampleDir, bin, "keys", "-html", page, "./...")
-	if code != 0 || !strings.HasPrefix(text, "23 key families in ") || !strings.Contains(text, "cart:{<userID>}:items") {
+	if code != 0 || !strings.HasPrefix(text, "24 key families in ") || !strings.Contains(text, "cart:{<userID>}:items") {
 		t.Errorf("slotlint keys -html: exit %d\n%s%s", code, text, stderr)
 	}
 	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "keys.md"))

@@ -40,6 +40,23 @@ func (l *Limiter) Allow(ctx context.Context, client string) (bool, error) {
 	return n == 1, err
 }
 
+// LoginFailed counts a failed login of an account and reports whether the
+// account must wait for the window to pass before it tries again.
+func (l *Limiter) LoginFailed(ctx context.Context, account string) (bool, error) {
+	key := "login-failures:{" + account + "}"
+	// SL1305: a process that dies (or an EXPIRE that times out) after the
+	// INCR leaves the counter without a TTL, and no later failure is the
+	// first of a window: the account stays locked out for good.
+	n, err := l.rdb.Incr(ctx, key).Result()
+	if err != nil {
+		return false, err
+	}
+	if n == 1 {
+		l.rdb.Expire(ctx, key, l.Window)
+	}
+	return n > int64(l.Limit), nil
+}
+
 // Remaining tells a client how many requests it has left in the window,
 // read from a replica so that it costs the masters nothing.
 func (l *Limiter) Remaining(ctx context.Context, client string) (int, error) {
