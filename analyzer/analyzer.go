@@ -13,8 +13,8 @@
 //   - crossslot (SL1001, SL1002, SL1005), nodewide (SL1006), txslot (SL1003), scriptkeys
 //     (SL1004, SL1203), hashtag (SL1101-SL1105): one package per rule
 //     family, each with doc.go and an analysistest suite whose cases live
-//     in testdata/<family>; lockcheck (SL1301-SL1304), one file per
-//     rule, for hand-rolled locks and lost updates; luascript (SL1201,
+//     in testdata/<family>; lockcheck (SL1301-SL1305), one file per
+//     rule, for hand-rolled locks, lost updates and counters; luascript (SL1201,
 //     SL1202) for Lua scripts held in Go and their calls;
 //   - internal/keyexpr: Go expressions to symbolic keys (slot.Key), with
 //     key-builder facts across packages, and the index of the package's

@@ -1,14 +1,21 @@
 package lockcheck
 
-import "github.com/slotlint/slotlint/analyzer/rules"
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+
+	"github.com/slotlint/slotlint/analyzer/rules"
+)
 
 // counterTTL reports SL1305: a counter whose TTL a separate EXPIRE sets
-// only when the increment's reply says the key is new (if n == 1). A
-// process that dies, or an EXPIRE that fails, between the two leaves a
-// counter that never expires: no later increment is the first again, so
-// none sets the TTL. An EXPIRE after every increment is left alone (the
-// next call repairs a lost TTL), and so is one that a TTL or PTTL read of
-// the key also decides (a repair of its own).
+// only for one count of the increment's reply (if n == 1, the key is new;
+// if n == limit). A process that dies, or an EXPIRE that fails, between
+// the two leaves a counter that never expires: no later increment gives
+// that count again, so none sets the TTL. An EXPIRE after every increment,
+// or after every one under a limit, is left alone (the next call repairs
+// a lost TTL), and so is one that a TTL or PTTL read of the key also
+// decides (a repair of its own).
 func (c *checker) counterTTL() {
 	if !c.r.Enabled(rules.CounterNoTTL) {
 		return
@@ -32,11 +39,11 @@ func (c *checker) counterTTL() {
 				if t == nil {
 					t = newTaint(f, a.at)
 				}
-				if !f.decidedBy(a.at, e.at, t.decides) || repaired(f, e) {
+				if !f.decidedBy(a.at, e.at, func(x ast.Expr) bool { return c.oneCount(x, t) }) || repaired(f, e) {
 					continue
 				}
 				c.r.Report(rules.CounterNoTTL, a.at, nil,
-					"%s of counter key %s sets no TTL and %s sets one only when its reply says the key is new: if the process dies or the %s fails in between, the counter never expires and keeps counting; %s",
+					"%s of counter key %s sets no TTL and %s sets one only at one count of its reply: if the process dies or the %s fails in between, no later call sets it, and the counter never expires and keeps counting; %s",
 					commandOf(a), a.key, commandOf(e), command(e), counterAdvice(a.call.Client))
 				break
 			}
@@ -55,6 +62,42 @@ func repaired(f *fn, e *event) bool {
 		if f.decidedBy(r.at, e.at, newTaint(f, r.at).decides) {
 			return true
 		}
+	}
+	return false
+}
+
+// oneCount reports whether a branch condition singles out one count of
+// the increment: the reply compared with == or != (n == 1, n != by,
+// n == limit), or ordered against a constant of at most 2 (n > 1, n < 2).
+// A bound that is not such a constant (n > limit) lets every count under
+// it through, and each of those calls would set a lost TTL again.
+func (c *checker) oneCount(x ast.Expr, t *taint) bool {
+	b, ok := ast.Unparen(x).(*ast.BinaryExpr)
+	if !ok {
+		return false
+	}
+	if b.Op == token.LAND || b.Op == token.LOR {
+		return c.oneCount(b.X, t) || c.oneCount(b.Y, t)
+	}
+	var other ast.Expr
+	switch {
+	case t.decides(b.X) && !t.mentions(b.Y):
+		other = b.Y
+	case t.decides(b.Y) && !t.mentions(b.X):
+		other = b.X
+	default:
+		return false
+	}
+	switch b.Op {
+	case token.EQL, token.NEQ:
+		return true
+	case token.LSS, token.LEQ, token.GTR, token.GEQ:
+		v := c.pass.TypesInfo.Types[other].Value
+		if v == nil {
+			return false
+		}
+		n, exact := constant.Int64Val(constant.ToInt(v))
+		return exact && n <= 2
 	}
 	return false
 }

@@ -47,14 +47,16 @@
 //     (write, read back, check, go on). Use INCRBY/HINCRBY,
 //     runtime's Client.MaxUpdate, a script, or WATCH with TxPipelined.
 //   - SL1305 (counter.go): INCR, INCRBY, DECR, HINCRBY and the other
-//     increments, then EXPIRE or PEXPIRE of the same key only when the
-//     increment's reply says the key is new (if n == 1), outside a
-//     MULTI/EXEC that holds both. A process that dies, or an EXPIRE that
-//     fails, in between leaves a counter that never expires and keeps
-//     counting: no later increment is the first, so none sets the TTL,
-//     and a fixed-window limiter refuses that caller for good. An EXPIRE
-//     after every increment is not reported (the next call sets a lost
-//     TTL again), nor one that a TTL or PTTL read of the key also decides.
+//     increments, then EXPIRE or PEXPIRE of the same key for one count of
+//     the increment's reply only (if n == 1, the key is new; if n ==
+//     limit), outside a MULTI/EXEC that holds both. A process that dies,
+//     or an EXPIRE that fails, in between leaves a counter that never
+//     expires and keeps counting: no later increment gives that count
+//     again, so none sets the TTL, and a fixed-window limiter refuses
+//     that caller for good. An EXPIRE after every increment, or after
+//     every one under a limit, is not reported (the next such call sets a
+//     lost TTL again), nor one that a TTL or PTTL read of the key also
+//     decides.
 //     Send both in one TxPipelined with ExpireNX (EXPIRE NX keeps the
 //     window fixed), or use a script.
 //

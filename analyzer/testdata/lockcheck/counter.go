@@ -10,7 +10,7 @@ import (
 // The classic fixed window: the first hit of a window sets its TTL.
 func loginAttempts(rdb *redis.Client, user string) (bool, error) {
 	key := "attempts:" + user
-	n, err := rdb.Incr(ctx, key).Result() // want `INCR of counter key "attempts:" \+ user sets no TTL and EXPIRE sets one only when its reply says the key is new: if the process dies or the EXPIRE fails in between, the counter never expires and keeps counting; send both in one TxPipelined with ExpireNX \(EXPIRE NX, Redis 7\), so a lost TTL is set again by the next call, or use a script$`
+	n, err := rdb.Incr(ctx, key).Result() // want `INCR of counter key "attempts:" \+ user sets no TTL and EXPIRE sets one only at one count of its reply: if the process dies or the EXPIRE fails in between, no later call sets it, and the counter never expires and keeps counting; send both in one TxPipelined with ExpireNX \(EXPIRE NX, Redis 7\), so a lost TTL is set again by the next call, or use a script$`
 	if err != nil {
 		return false, err
 	}
@@ -22,7 +22,7 @@ func loginAttempts(rdb *redis.Client, user string) (bool, error) {
 
 // An early return when the key is not new decides the EXPIRE as well.
 func perSecond(rdb redis.UniversalClient, ip string, cost int64) bool {
-	n, err := rdb.IncrBy(ctx, "rps:{"+ip+"}", cost).Result() // want `INCRBY of counter key "rps:\{" \+ ip \+ "\}" sets no TTL and PEXPIRE sets one only when its reply says the key is new`
+	n, err := rdb.IncrBy(ctx, "rps:{"+ip+"}", cost).Result() // want `INCRBY of counter key "rps:\{" \+ ip \+ "\}" sets no TTL and PEXPIRE sets one only at one count of its reply`
 	if err != nil || n != cost {
 		return n <= 100
 	}
@@ -32,13 +32,13 @@ func perSecond(rdb redis.UniversalClient, ip string, cost int64) bool {
 
 // A hash of counters, one field per action.
 func hashCounter(rdb *redis.ClusterClient, user, action string) {
-	if rdb.HIncrBy(ctx, "quota:{"+user+"}", action, 1).Val() == 1 { // want `HINCRBY of counter key "quota:\{" \+ user \+ "\}" sets no TTL and EXPIREAT sets one only when`
+	if rdb.HIncrBy(ctx, "quota:{"+user+"}", action, 1).Val() == 1 { // want `HINCRBY of counter key "quota:\{" \+ user \+ "\}" sets no TTL and EXPIREAT sets one only at one count`
 		rdb.ExpireAt(ctx, "quota:{"+user+"}", time.Now().Add(24*time.Hour))
 	}
 }
 
 func throughDo(rdb *redis.Client, id string) {
-	if rdb.Do(ctx, "INCR", "hits:"+id).Val() == int64(1) { // want `INCR of counter key "hits:" \+ id sets no TTL and EXPIRE sets one only when`
+	if rdb.Do(ctx, "INCR", "hits:"+id).Val() == int64(1) { // want `INCR of counter key "hits:" \+ id sets no TTL and EXPIRE sets one only at one count`
 		rdb.Do(ctx, "EXPIRE", "hits:"+id, 60)
 	}
 }
@@ -50,7 +50,7 @@ func hit(rdb *redis.Client, key string) int64 {
 }
 
 func viaCountingHelper(rdb *redis.Client, id string) {
-	if hit(rdb, "visits:"+id) == 1 { // want `INCR \(in hit\) of counter key "visits:" \+ id sets no TTL and EXPIRE sets one only when`
+	if hit(rdb, "visits:"+id) == 1 { // want `INCR \(in hit\) of counter key "visits:" \+ id sets no TTL and EXPIRE sets one only at one count`
 		rdb.Expire(ctx, "visits:"+id, time.Hour)
 	}
 }
@@ -61,7 +61,7 @@ func startWindow(rdb *redis.Client, key string) {
 }
 
 func viaExpiringHelper(rdb *redis.Client, id string) {
-	n := rdb.Incr(ctx, "calls:"+id).Val() // want `INCR of counter key "calls:" \+ id sets no TTL and PEXPIRE \(in startWindow\) sets one only when its reply says the key is new: if the process dies or the PEXPIRE fails`
+	n := rdb.Incr(ctx, "calls:"+id).Val() // want `INCR of counter key "calls:" \+ id sets no TTL and PEXPIRE \(in startWindow\) sets one only at one count of its reply: if the process dies or the PEXPIRE fails`
 	if n == 1 {
 		startWindow(rdb, "calls:"+id)
 	}
@@ -69,7 +69,7 @@ func viaExpiringHelper(rdb *redis.Client, id string) {
 
 // The EXPIRE in a later TxPipelined is still a second step.
 func expireInLaterTx(rdb *redis.Client, id string) {
-	n := rdb.Incr(ctx, "tx:"+id).Val() // want `INCR of counter key "tx:" \+ id sets no TTL and EXPIRE \(in TxPipelined\) sets one only when`
+	n := rdb.Incr(ctx, "tx:"+id).Val() // want `INCR of counter key "tx:" \+ id sets no TTL and EXPIRE \(in TxPipelined\) sets one only at one count`
 	if n == 1 {
 		rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 			p.Expire(ctx, "tx:"+id, time.Minute)
@@ -86,7 +86,7 @@ type counterClient interface {
 }
 
 func countThroughInterface(c counterClient, id string) int64 {
-	n, _ := c.Incr(ctx, "otp:"+id).Result() // want `INCR of counter key "otp:" \+ id sets no TTL and EXPIRE sets one only when`
+	n, _ := c.Incr(ctx, "otp:"+id).Result() // want `INCR of counter key "otp:" \+ id sets no TTL and EXPIRE sets one only at one count`
 	if n == 1 {
 		c.Expire(ctx, "otp:"+id, 10*time.Minute)
 	}
@@ -164,7 +164,7 @@ func suppressedCounter(rdb *redis.Client, key string) {
 // day).
 func dailySequence(rdb *redis.Client, prefix string) int64 {
 	key := prefix + time.Now().Format("20060102")
-	seq, err := rdb.Incr(ctx, key).Result() // want `INCR of counter key prefix \+ time.Now\(\).Format\("20060102"\) sets no TTL and EXPIRE sets one only when`
+	seq, err := rdb.Incr(ctx, key).Result() // want `INCR of counter key prefix \+ time.Now\(\).Format\("20060102"\) sets no TTL and EXPIRE sets one only at one count`
 	if err != nil {
 		return 0
 	}
@@ -184,4 +184,33 @@ func slidingOnSuccess(rdb *redis.Client, ip string) int64 {
 		_ = rdb.Expire(ctx, key, 48*time.Hour).Err()
 	}
 	return count
+}
+
+// The ban starts when the count reaches the limit: the EXPIRE runs for
+// that one count, and a lost one is never sent again.
+func banWhenReached(rdb *redis.Client, user string, limit int64) bool {
+	n, _ := rdb.Incr(ctx, "ban:{"+user+"}").Result() // want `INCR of counter key "ban:\{" \+ user \+ "\}" sets no TTL and EXPIRE sets one only at one count`
+	if n == limit {
+		rdb.Expire(ctx, "ban:{"+user+"}", time.Hour)
+	}
+	return n >= limit
+}
+
+// An early return past the first hit is the first-hit test again.
+func firstHitByOrder(rdb *redis.Client, key string) {
+	if n := rdb.Incr(ctx, key).Val(); n > 1 { // want `INCR of counter key key sets no TTL and EXPIRE sets one only at one count`
+		return
+	}
+	rdb.Expire(ctx, key, time.Minute)
+}
+
+// Silent: every call under the limit sends the EXPIRE, so the next one
+// sets a TTL a crash lost.
+func underLimit(rdb *redis.Client, key string, limit int64) bool {
+	n, err := rdb.Incr(ctx, key).Result()
+	if err != nil || n > limit {
+		return false
+	}
+	rdb.Expire(ctx, key, time.Minute)
+	return true
 }

@@ -76,7 +76,7 @@ func fill(c redis.Conn, id string) {
 
 // A fixed-window counter whose first hit sets the TTL in a second command.
 func countLogin(c redis.Conn, user string) (int64, error) {
-	n, err := redis.Int64(c.Do("INCR", "attempts:"+user)) // want `INCR of counter key "attempts:" \+ user sets no TTL and EXPIRE sets one only when its reply says the key is new: .*; send both in one MULTI/EXEC with EXPIRE NX \(Redis 7\) on the same connection, so a lost TTL is set again by the next call, or use a redis.NewScript$`
+	n, err := redis.Int64(c.Do("INCR", "attempts:"+user)) // want `INCR of counter key "attempts:" \+ user sets no TTL and EXPIRE sets one only at one count of its reply: .*; send both in one MULTI/EXEC with EXPIRE NX \(Redis 7\) on the same connection, so a lost TTL is set again by the next call, or use a redis.NewScript$`
 	if err == nil && n == 1 {
 		c.Do("EXPIRE", "attempts:"+user, 900)
 	}

@@ -92,7 +92,7 @@ func firstSeen(ctx context.Context, c rueidis.Client, id, v string) {
 
 // A fixed-window counter whose first hit sets the TTL in a second command.
 func countLogin(ctx context.Context, c rueidis.Client, user string) int64 {
-	n, _ := c.Do(ctx, c.B().Incr().Key("attempts:"+user).Build()).AsInt64() // want `INCR of counter key "attempts:" \+ user sets no TTL and EXPIRE sets one only when its reply says the key is new: .*; send both in one DoMulti of MULTI, the increment, EXPIRE NX \(Redis 7\) and EXEC, so a lost TTL is set again by the next call, or use a rueidis.NewLuaScript$`
+	n, _ := c.Do(ctx, c.B().Incr().Key("attempts:"+user).Build()).AsInt64() // want `INCR of counter key "attempts:" \+ user sets no TTL and EXPIRE sets one only at one count of its reply: .*; send both in one DoMulti of MULTI, the increment, EXPIRE NX \(Redis 7\) and EXEC, so a lost TTL is set again by the next call, or use a rueidis.NewLuaScript$`
 	if n == 1 {
 		c.Do(ctx, c.B().Expire().Key("attempts:"+user).Seconds(900).Build())
 	}

@@ -83,7 +83,7 @@ func appendLog(ctx context.Context, c valkey.Client, id string, lines []string) 
 
 // A fixed-window counter whose first hit sets the TTL in a second command.
 func countLogin(ctx context.Context, c valkey.Client, user string) int64 {
-	n, _ := c.Do(ctx, c.B().Incr().Key("attempts:"+user).Build()).AsInt64() // want `INCR of counter key "attempts:" \+ user sets no TTL and EXPIRE sets one only when its reply says the key is new: .*, or use a valkey.NewLuaScript$`
+	n, _ := c.Do(ctx, c.B().Incr().Key("attempts:"+user).Build()).AsInt64() // want `INCR of counter key "attempts:" \+ user sets no TTL and EXPIRE sets one only at one count of its reply: .*, or use a valkey.NewLuaScript$`
 	if n == 1 {
 		c.Do(ctx, c.B().Expire().Key("attempts:"+user).Seconds(900).Build())
 	}
