@@ -59,6 +59,7 @@ func TestBadInputNeverPanics(t *testing.T) {
 			"Drain":                func() error { return second(c.Drain(ctx, good, 1, write)) },
 			"DecrementIfAvailable": func() error { return second(c.DecrementIfAvailable(ctx, "s", 1)) },
 			"IssueOnce":            func() error { return second(c.IssueOnce(ctx, "p", "u", 1)) },
+			"IncrWindow":           func() error { return incrWindowErr(c.IncrWindow(ctx, "w", 1, time.Second)) },
 			"RunPipelined":         func() error { return second(c.RunPipelined(ctx, nil)) },
 			"Preload":              func() error { return c.Preload(ctx) },
 		} {

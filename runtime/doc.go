@@ -131,6 +131,9 @@
 // Client.DecrementIfAvailable takes stock without ever going below zero and
 // tells a missing or non-numeric counter apart from an empty one.
 // Client.IssueOnce hands out at most one item of a capped pool per user.
+// Client.IncrWindow counts in a fixed window: the increment that creates
+// the counter sets its TTL in the same step, so no crash between an INCR
+// and an EXPIRE leaves a counter that never expires (slotlint's SL1305).
 //
 // # Contexts
 //
@@ -180,6 +183,7 @@
 //	max_update    KEYS value, dirty set         ARGV integer, member
 //	decrement     KEYS counter                  ARGV n (1..10^15-1)
 //	issue_once    KEYS issued set               ARGV user, capacity
+//	count_window  KEYS counter                  ARGV n (1..10^15-1), window
 //
 // In obtain and lock_and_set, "-" says the caller does not queue for the
 // lock (hold, how long a queued caller keeps its place, then goes unused);

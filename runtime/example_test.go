@@ -147,6 +147,23 @@ func ExampleClient_IssueOnce() {
 	}
 }
 
+func ExampleClient_IncrWindow() {
+	ctx := context.Background()
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
+	c := runtime.New(rdb, nil)
+
+	// At most 5 failed logins per account in 15 minutes; the counter
+	// expires 15 minutes after the first failure, whatever happens to
+	// this process.
+	failures, left, err := c.IncrWindow(ctx, runtime.Key("login-failures", "account-7"), 1, 15*time.Minute)
+	switch {
+	case err != nil:
+		log.Fatal(err)
+	case failures > 5:
+		fmt.Println("locked out; try again in", left.Round(time.Second))
+	}
+}
+
 func ExampleClient_Preload() {
 	rdb := redis.NewClusterClient(&redis.ClusterOptions{Addrs: []string{"127.0.0.1:7000"}})
 	if err := runtime.New(rdb, nil).Preload(context.Background()); err != nil {

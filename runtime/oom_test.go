@@ -60,6 +60,7 @@ func TestOutOfMemory(t *testing.T) {
 		{"MaxUpdate", func() error { return second(c.Update(ctx, table, "item", 5)) }},
 		{"DecrementIfAvailable", func() error { return second(c.DecrementIfAvailable(ctx, stock, 1)) }},
 		{"IssueOnce", func() error { return second(c.IssueOnce(ctx, Key("oom", id, "pool"), "u", 3)) }},
+		{"IncrWindow", func() error { return incrWindowErr(c.IncrWindow(ctx, Key("oom", id, "hits"), 1, time.Minute)) }},
 		{"RunPipelined", func() error {
 			cmds, err := c.RunPipelined(ctx, []Call{{Script: decrementScript, Keys: []string{stock}, Args: []any{1}}})
 			if err != nil {

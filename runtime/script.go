@@ -105,12 +105,15 @@ var (
 	issueOnceScript = mustScript("issue_once", callForm{
 		keys: []string{"issued set"},
 		args: []argKind{argText, argPositive}})
+	countWindowScript = mustScript("count_window", callForm{
+		keys: []string{"counter"},
+		args: []argKind{argDecrement, argMillis}})
 )
 
 // Scripts returns the package's scripts, sorted by name.
 func Scripts() []*Script {
 	all := []*Script{obtainScript, releaseScript, refreshScript, lockAndSetScript,
-		setStateScript, maxUpdateScript, decrementScript, issueOnceScript}
+		setStateScript, maxUpdateScript, decrementScript, issueOnceScript, countWindowScript}
 	sort.Slice(all, func(i, j int) bool { return all[i].name < all[j].name })
 	return all
 }

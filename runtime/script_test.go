@@ -248,6 +248,8 @@ func TestScriptKeysShareSlotOnCluster(t *testing.T) {
 	must(t, err)
 	_, err = c.IssueOnce(ctx, Key("all", id, "issued"), "u", 2)
 	must(t, err)
+	_, _, err = c.IncrWindow(ctx, Key("all", id, "hits"), 1, time.Minute)
+	must(t, err)
 	_, err = c.Drain(ctx, table, 10, func(context.Context, []DirtyValue) error { return nil })
 	must(t, err)
 
@@ -337,6 +339,7 @@ func TestRunPipelinedEachScript(t *testing.T) {
 		lock2 := Key("rpe", id, "lock2")
 		stock, pool := Key("rpe", id, "stock"), Key("rpe", id, "pool")
 		value, dirty := Key("rpe", id, "v"), Key("rpe", id, "dirty")
+		hits := Key("rpe", id, "hits")
 		rdb.Set(ctx, stock, 5, time.Minute)
 		good := map[string]Call{
 			"obtain":       {Script: obtainScript, Keys: []string{lock, FencingKey(lock), WakeKey(lock)}, Args: []any{"tok", 10_000, "-", 3000, 100}},
@@ -347,8 +350,9 @@ func TestRunPipelinedEachScript(t *testing.T) {
 			"max_update":   {Script: maxUpdateScript, Keys: []string{value, dirty}, Args: []any{"123456789012345678901234567890", "item"}},
 			"decrement":    {Script: decrementScript, Keys: []string{stock}, Args: []any{2}},
 			"issue_once":   {Script: issueOnceScript, Keys: []string{pool}, Args: []any{"user", 3}},
+			"count_window": {Script: countWindowScript, Keys: []string{hits}, Args: []any{2, 60_000}},
 		}
-		order := []string{"obtain", "refresh", "set_state", "release", "lock_and_set", "max_update", "decrement", "issue_once"}
+		order := []string{"obtain", "refresh", "set_state", "release", "lock_and_set", "max_update", "decrement", "issue_once", "count_window"}
 		if len(order) != len(Scripts()) {
 			t.Fatalf("the test covers %d scripts of %d", len(order), len(Scripts()))
 		}
@@ -406,6 +410,8 @@ func TestRunPipelinedEachScript(t *testing.T) {
 			"decrement two keys":    with("decrement", func(c *Call) { c.Keys = append(c.Keys, stock) }),
 			"issue_once no cap":     with("issue_once", func(c *Call) { c.Args[1] = 0 }),
 			"issue_once nil user":   with("issue_once", func(c *Call) { c.Args[0] = nil }),
+			"count_window zero":     with("count_window", func(c *Call) { c.Args[0] = 0 }),
+			"count_window window 0": with("count_window", func(c *Call) { c.Args[1] = 0 }),
 		} {
 			before := snapshot(t, rdb, lock, stock, pool, state)
 			_, err := c.RunPipelined(ctx, []Call{good["decrement"], bad})

@@ -32,6 +32,7 @@ func TestSelfLint(t *testing.T) {
 		// The number of KEYS each script is called with (runtime's Go code
 		// passes them; TestScriptKeysShareSlotOnCluster records them).
 		keys := map[string]int{
+			"count_window": 1,
 			"decrement":    1,
 			"issue_once":   1,
 			"lock_and_set": 4,

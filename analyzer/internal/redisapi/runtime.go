@@ -35,6 +35,7 @@ var runtimeOps = map[string]runtimeOp{
 	"MaxUpdate":            {keys: []argSpec{key(1), key(2)}},
 	"DecrementIfAvailable": {keys: []argSpec{key(1)}},
 	"IssueOnce":            {keys: []argSpec{key(1)}},
+	"IncrWindow":           {keys: []argSpec{key(1)}},
 }
 
 // wakeSuffix is what the runtime appends to a lock key for the lock's

@@ -1,0 +1,186 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/slotlint/slotlint/internal/redistest"
+)
+
+// incrWindowErr is IncrWindow's error alone.
+func incrWindowErr(_, _ any, err error) error { return err }
+
+// TestIncrWindow: concurrent increments of one counter each get their own
+// count, the window is the first increment's and does not slide, the next
+// window starts at the increment after it ends, and a counter that other
+// code left without a TTL gets the window's.
+func TestIncrWindow(t *testing.T) {
+	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
+		ctx := context.Background()
+		id := tagged(t)
+		key := Key("hits", id, "window")
+		const window = 400 * time.Millisecond
+
+		count, left, err := New(rdb, nil).IncrWindow(ctx, key, 1, window)
+		if err != nil || count != 1 || left != window {
+			t.Fatalf("first IncrWindow = %d, %v, %v; want 1, %v", count, left, err, window)
+		}
+		start, err := rdb.Do(ctx, "PEXPIRETIME", key).Int64()
+		if err != nil || start <= 0 {
+			t.Fatalf("PEXPIRETIME %d, %v after the first increment", start, err)
+		}
+		const goroutines, calls = 8, 20
+		seen := make([]bool, 2+goroutines*calls)
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		for range goroutines {
+			c := New(newClient(t, rdb), nil)
+			wg.Go(func() {
+				for range calls {
+					n, left, err := c.IncrWindow(ctx, key, 1, window)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if left <= 0 || left > window {
+						t.Errorf("left %v, want in (0, %v]", left, window)
+					}
+					mu.Lock()
+					if n < 2 || n >= int64(len(seen)) || seen[n] {
+						t.Errorf("count %d twice or out of range", n)
+					} else {
+						seen[n] = true
+					}
+					mu.Unlock()
+				}
+			})
+		}
+		wg.Wait()
+		if t.Failed() {
+			return
+		}
+		if got, err := rdb.Do(ctx, "PEXPIRETIME", key).Int64(); err != nil || got != start {
+			t.Fatalf("PEXPIRETIME moved from %d to %d (%v): the window slid", start, got, err)
+		}
+		if v := rdb.Get(ctx, key).Val(); v != "161" {
+			t.Fatalf("counter %q, want 161", v)
+		}
+
+		// The next window: the key is gone once the first one ends.
+		for rdb.Exists(ctx, key).Val() == 1 {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if count, left, err := New(rdb, nil).IncrWindow(ctx, key, 5, window); err != nil || count != 5 || left != window {
+			t.Fatalf("IncrWindow after the window = %d, %v, %v; want 5, %v", count, left, err, window)
+		}
+
+		// A counter without a TTL, and one below zero.
+		stale, negative := Key("hits", id, "stale"), Key("hits", id, "negative")
+		rdb.Set(ctx, stale, 41, 0)
+		rdb.Set(ctx, negative, -3, 0)
+		t.Cleanup(func() { rdb.Del(ctx, stale, negative) })
+		if count, left, err := New(rdb, nil).IncrWindow(ctx, stale, 1, time.Minute); err != nil || count != 42 || left != time.Minute {
+			t.Fatalf("IncrWindow of a counter without a TTL = %d, %v, %v; want 42, 1m", count, left, err)
+		}
+		if ttl := rdb.PTTL(ctx, stale).Val(); ttl <= 0 || ttl > time.Minute {
+			t.Fatalf("PTTL %v after IncrWindow of a counter without a TTL", ttl)
+		}
+		if count, _, err := New(rdb, nil).IncrWindow(ctx, negative, 1, time.Minute); err != nil || count != -2 {
+			t.Fatalf("IncrWindow of -3 = %d, %v; want -2", count, err)
+		}
+	})
+}
+
+// TestIncrWindowErrors: bad arguments fail before any round trip, a key of
+// another kind or a value that is not a small integer is ErrWrongType, and
+// none of them writes anything.
+func TestIncrWindowErrors(t *testing.T) {
+	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
+		ctx := context.Background()
+		c := New(rdb, nil)
+		id := tagged(t)
+		missing, text, list, big := Key("w", id, "missing"), Key("w", id, "text"), Key("w", id, "list"), Key("w", id, "big")
+		rdb.Set(ctx, text, "12abc", time.Minute)
+		rdb.RPush(ctx, list, "1")
+		rdb.Expire(ctx, list, time.Minute)
+		rdb.Set(ctx, big, "1234567890123456", 0)
+		t.Cleanup(func() { rdb.Del(ctx, big) })
+		before := snapshot(t, rdb, missing, text, list, big)
+		cancelled, cancel := context.WithCancel(ctx)
+		cancel()
+		for _, tc := range []struct {
+			name string
+			err  error
+			want error
+		}{
+			{"not an integer", incrWindowErr(c.IncrWindow(ctx, text, 1, time.Second)), ErrWrongType},
+			{"list", incrWindowErr(c.IncrWindow(ctx, list, 1, time.Second)), ErrWrongType},
+			{"too many digits", incrWindowErr(c.IncrWindow(ctx, big, 1, time.Second)), ErrWrongType},
+			{"zero increment", incrWindowErr(c.IncrWindow(ctx, missing, 0, time.Second)), ErrInvalidArgument},
+			{"negative increment", incrWindowErr(c.IncrWindow(ctx, missing, -1, time.Second)), ErrInvalidArgument},
+			{"increment of 16 digits", incrWindowErr(c.IncrWindow(ctx, missing, 1_000_000_000_000_000, time.Second)), ErrInvalidArgument},
+			{"zero window", incrWindowErr(c.IncrWindow(ctx, missing, 1, 0)), ErrInvalidArgument},
+			{"negative window", incrWindowErr(c.IncrWindow(ctx, missing, 1, -time.Second)), ErrInvalidArgument},
+			{"window under a millisecond", incrWindowErr(c.IncrWindow(ctx, missing, 1, 999*time.Microsecond)), ErrInvalidArgument},
+			{"empty key", incrWindowErr(c.IncrWindow(ctx, "", 1, time.Second)), ErrInvalidArgument},
+			{"cancelled", incrWindowErr(c.IncrWindow(cancelled, missing, 1, time.Second)), context.Canceled},
+		} {
+			if !errors.Is(tc.err, tc.want) {
+				t.Errorf("%s: %v, want %v", tc.name, tc.err, tc.want)
+			}
+		}
+		if !equal(before, snapshot(t, rdb, missing, text, list, big)) {
+			t.Fatal("a refused call wrote to Redis")
+		}
+	})
+}
+
+// TestFaultIncrWindowPausedServer: on a server paused (SIGSTOP) the call
+// returns at its deadline with an error that says so, on a go-redis client
+// with its default options, and the increment it sent runs once the server
+// resumes, with the window's TTL.
+func TestFaultIncrWindowPausedServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a private server and pauses it")
+	}
+	srv := redistest.StartServer(t)
+	rdb := redis.NewClient(&redis.Options{Addr: srv.Addr})
+	t.Cleanup(func() { rdb.Close() })
+	observer := srv.Client(t)
+	ctx := context.Background()
+	c := New(rdb, nil)
+	if err := c.Preload(ctx); err != nil {
+		t.Fatal(err)
+	}
+	key := Key("paused", tagged(t), "hits")
+
+	srv.Pause(t)
+	dctx, cancel := context.WithTimeout(ctx, 150*time.Millisecond)
+	began := time.Now()
+	_, _, err := c.IncrWindow(dctx, key, 1, time.Minute)
+	took := time.Since(began)
+	cancel()
+	srv.Resume(t)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("IncrWindow on a paused server: %v, want an error wrapping context.DeadlineExceeded", err)
+	}
+	// A hang would take go-redis's read timeout (3 s) or longer.
+	if took > 2*time.Second {
+		t.Fatalf("IncrWindow on a paused server returned after %v, past its 150ms deadline", took)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for observer.Exists(ctx, key).Val() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the increment sent to the paused server never ran")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if ttl := observer.PTTL(ctx, key).Val(); ttl <= 0 || ttl > time.Minute {
+		t.Fatalf("PTTL %v of the counter the paused call created, want the window's", ttl)
+	}
+}
