@@ -13,8 +13,9 @@ type advice struct {
 	// watch is how the client runs an optimistic transaction.
 	watch string
 	// expireNX is how the client sends a command and EXPIRE NX as one
-	// MULTI/EXEC.
-	expireNX string
+	// MULTI/EXEC; counter is the vetted fixed-window counter, or the
+	// client's scripts.
+	expireNX, counter string
 }
 
 var adviceFor = map[redisapi.Client]advice{
@@ -24,12 +25,14 @@ var adviceFor = map[redisapi.Client]advice{
 		script:   "a script",
 		watch:    "WATCH with TxPipelined",
 		expireNX: "one TxPipelined with ExpireNX (EXPIRE NX, Redis 7)",
+		counter:  "runtime's Client.IncrWindow",
 	},
 	redisapi.RedigoClient: {
 		acquire:  `Do("SET", key, token, "NX", "PX", ttlMillis)`,
 		script:   "a redis.NewScript",
 		watch:    "WATCH with MULTI/EXEC on the same connection",
 		expireNX: "one MULTI/EXEC with EXPIRE NX (Redis 7) on the same connection",
+		counter:  "a redis.NewScript",
 	},
 	redisapi.RueidisClient: {
 		acquire:  "B().Set().Key(key).Value(token).Nx().Px(ttl).Build()",
@@ -37,6 +40,7 @@ var adviceFor = map[redisapi.Client]advice{
 		script:   "a rueidis.NewLuaScript",
 		watch:    "WATCH with MULTI/EXEC on a dedicated connection (Dedicated)",
 		expireNX: "one DoMulti of MULTI, the increment, EXPIRE NX (Redis 7) and EXEC",
+		counter:  "a rueidis.NewLuaScript",
 	},
 	redisapi.ValkeyClient: {
 		acquire:  "B().Set().Key(key).Value(token).Nx().Px(ttl).Build()",
@@ -44,6 +48,7 @@ var adviceFor = map[redisapi.Client]advice{
 		script:   "a valkey.NewLuaScript",
 		watch:    "WATCH with MULTI/EXEC on a dedicated connection (Dedicated)",
 		expireNX: "one DoMulti of MULTI, the increment, EXPIRE NX (Redis 7) and EXEC",
+		counter:  "a valkey.NewLuaScript",
 	},
 }
 
@@ -76,5 +81,5 @@ func releaseAdvice(c redisapi.Client, scriptDoes string) string {
 // counterAdvice ends an SL1305 message.
 func counterAdvice(c redisapi.Client) string {
 	a := adviceFor[c]
-	return "send both in " + a.expireNX + ", so a lost TTL is set again by the next call, or use " + a.script
+	return "send both in " + a.expireNX + ", so a lost TTL is set again by the next call, or use " + a.counter
 }

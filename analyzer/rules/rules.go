@@ -195,7 +195,7 @@ var catalogue = []Rule{
 		Why:  "A crash, a deploy, a timeout or a dropped connection between the two commands leaves the counter with no TTL, and only that one count sets it: the key never expires and keeps counting. A fixed-window limiter then refuses that caller for good, and a counter of attempts locks the account until someone deletes the key by hand.",
 		Bad:  "n, _ := rdb.Incr(ctx, key).Result()\nif n == 1 { rdb.Expire(ctx, key, time.Minute) }",
 		Good: "var incr *redis.IntCmd\nrdb.TxPipelined(ctx, func(p redis.Pipeliner) error {\n\tincr = p.Incr(ctx, key)\n\tp.ExpireNX(ctx, key, time.Minute) // EXPIRE NX: the window stays fixed\n\treturn nil\n})",
-		Fix:  "Send the increment and EXPIRE ... NX (Redis 7) in one MULTI/EXEC (TxPipelined with ExpireNX in go-redis), so both run or neither and a lost TTL is set again by the next call; or run both in a script (INCR, then PEXPIRE when the reply is 1 or PTTL is -1).",
+		Fix:  "Send the increment and EXPIRE ... NX (Redis 7) in one MULTI/EXEC (TxPipelined with ExpireNX in go-redis), so both run or neither and a lost TTL is set again by the next call; or use runtime's Client.IncrWindow (go-redis), which does both in one script and gives a counter found without a TTL the window's; or run both in a script of your own (INCRBY, then PEXPIRE when PTTL is -1).",
 	},
 }
 

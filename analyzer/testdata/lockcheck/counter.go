@@ -10,7 +10,7 @@ import (
 // The classic fixed window: the first hit of a window sets its TTL.
 func loginAttempts(rdb *redis.Client, user string) (bool, error) {
 	key := "attempts:" + user
-	n, err := rdb.Incr(ctx, key).Result() // want `INCR of counter key "attempts:" \+ user sets no TTL and EXPIRE sets one only at one count of its reply: if the process dies or the EXPIRE fails in between, no later call sets it, and the counter never expires and keeps counting; send both in one TxPipelined with ExpireNX \(EXPIRE NX, Redis 7\), so a lost TTL is set again by the next call, or use a script$`
+	n, err := rdb.Incr(ctx, key).Result() // want `INCR of counter key "attempts:" \+ user sets no TTL and EXPIRE sets one only at one count of its reply: if the process dies or the EXPIRE fails in between, no later call sets it, and the counter never expires and keeps counting; send both in one TxPipelined with ExpireNX \(EXPIRE NX, Redis 7\), so a lost TTL is set again by the next call, or use runtime's Client.IncrWindow$`
 	if err != nil {
 		return false, err
 	}
