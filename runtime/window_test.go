@@ -3,7 +3,9 @@ package runtime
 import (
 	"context"
 	"errors"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -182,5 +184,89 @@ func TestFaultIncrWindowPausedServer(t *testing.T) {
 	}
 	if ttl := observer.PTTL(ctx, key).Val(); ttl <= 0 || ttl > time.Minute {
 		t.Fatalf("PTTL %v of the counter the paused call created, want the window's", ttl)
+	}
+}
+
+// BenchmarkIncrWindow compares, on the standalone server and the cluster,
+// IncrWindow with the two ways of writing the same counter in go-redis:
+// INCR and EXPIRE NX in one TxPipelined (Redis 7), and the two-command
+// shape SL1305 reports (INCR, then EXPIRE when the count is 1). Each
+// iteration counts one hit of one of 1,000 keys, so most calls find the
+// window open, as a limiter's do: one caller after another, then 50
+// callers at once (a server's request handlers).
+func BenchmarkIncrWindow(b *testing.B) {
+	for _, srv := range []struct {
+		name string
+		rdb  func(testing.TB) redis.UniversalClient
+	}{
+		{"standalone", func(tb testing.TB) redis.UniversalClient { return redistest.Standalone(tb) }},
+		{"cluster", func(tb testing.TB) redis.UniversalClient { return redistest.Cluster(tb) }},
+	} {
+		b.Run(srv.name, func(b *testing.B) {
+			rdb := srv.rdb(b)
+			ctx := context.Background()
+			c := New(rdb, nil)
+			if err := c.Preload(ctx); err != nil {
+				b.Fatal(err)
+			}
+			id := tagged(b)
+			keys := make([]string, 1000)
+			for i := range keys {
+				keys[i] = Key("bench-hits", id+"-"+strconv.Itoa(i))
+			}
+			b.Cleanup(func() {
+				for _, k := range keys {
+					rdb.Del(ctx, k)
+				}
+			})
+			const window = time.Minute
+			shapes := []struct {
+				name string
+				hit  func(key string) error
+			}{
+				{"runtime.IncrWindow", func(key string) error {
+					_, _, err := c.IncrWindow(ctx, key, 1, window)
+					return err
+				}},
+				{"TxPipelined INCR+EXPIRE NX", func(key string) error {
+					_, err := rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+						p.Incr(ctx, key)
+						p.ExpireNX(ctx, key, window)
+						return nil
+					})
+					return err
+				}},
+				{"INCR then EXPIRE if 1 (SL1305)", func(key string) error {
+					n, err := rdb.Incr(ctx, key).Result() //slotlint:ignore SL1305 the shape measured against
+					if err == nil && n == 1 {
+						err = rdb.Expire(ctx, key, window).Err()
+					}
+					return err
+				}},
+			}
+			for _, shape := range shapes {
+				b.Run("serial/"+shape.name, func(b *testing.B) {
+					for i := 0; b.Loop(); i++ {
+						if err := shape.hit(keys[i%len(keys)]); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+			for _, shape := range shapes {
+				b.Run("50 callers/"+shape.name, func(b *testing.B) {
+					b.SetParallelism(25) // 50 goroutines on the 2 CPUs
+					var next atomic.Int64
+					b.RunParallel(func(pb *testing.PB) {
+						for pb.Next() {
+							if err := shape.hit(keys[next.Add(1)%int64(len(keys))]); err != nil {
+								b.Error(err)
+								return
+							}
+						}
+					})
+				})
+			}
+		})
 	}
 }
