@@ -29,8 +29,11 @@ func (c *Client) DecrementIfAvailable(ctx context.Context, key string, n int64) 
 		return 0, fmt.Errorf("decrementing %q: %w", key, err)
 	}
 	v, err := parseInts(reply, 2, 2)
-	if err != nil || (v[0] != 0 && v[0] != 1) {
-		return 0, fmt.Errorf("decrementing %q: unexpected reply %v: %w", key, reply, err)
+	if err != nil {
+		return 0, fmt.Errorf("decrementing %q: %w", key, err)
+	}
+	if v[0] != 0 && v[0] != 1 {
+		return 0, fmt.Errorf("decrementing %q: unexpected reply %v", key, reply)
 	}
 	if v[0] == 0 {
 		return v[1], fmt.Errorf("%w: %q has %d, %d wanted", ErrInsufficient, key, v[1], n)
@@ -109,8 +112,11 @@ func (c *Client) IncrWindow(ctx context.Context, key string, n int64, window tim
 		return 0, 0, fmt.Errorf("counting %q: %w", key, err)
 	}
 	v, err := parseInts(reply, 2, 2)
-	if err != nil || v[1] < 0 {
-		return 0, 0, fmt.Errorf("counting %q: unexpected reply %v: %w", key, reply, err)
+	if err != nil {
+		return 0, 0, fmt.Errorf("counting %q: %w", key, err)
+	}
+	if v[1] < 0 {
+		return 0, 0, fmt.Errorf("counting %q: unexpected reply %v", key, reply)
 	}
 	return v[0], time.Duration(v[1]) * time.Millisecond, nil
 }
