@@ -66,12 +66,7 @@ func TestCounterErrors(t *testing.T) {
 	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
 		ctx := context.Background()
 		c := New(rdb, nil)
-		id := tagged(t)
-		missing, text, list, big := Key("c", id, "missing"), Key("c", id, "text"), Key("c", id, "list"), Key("c", id, "big")
-		rdb.Set(ctx, text, "12abc", time.Minute)
-		rdb.RPush(ctx, list, "1")
-		rdb.Expire(ctx, list, time.Minute)
-		rdb.Set(ctx, big, "1234567890123456", time.Minute)
+		missing, text, list, big := badCounters(t, rdb, "c")
 		before := snapshot(t, rdb, missing, text, list, big)
 		cancelled, cancel := context.WithCancel(ctx)
 		cancel()

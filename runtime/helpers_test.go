@@ -65,6 +65,21 @@ func tagged(t testing.TB) string {
 	return redistest.Prefix(t)[len("slotlint-test:"):]
 }
 
+// badCounters returns, in the key family given, the keys the counters'
+// error tests use: one missing, a string that is not an integer, a list
+// and an integer of 16 digits, the last three expiring within a minute.
+func badCounters(t testing.TB, rdb redis.UniversalClient, family string) (missing, text, list, big string) {
+	t.Helper()
+	ctx := context.Background()
+	id := tagged(t)
+	missing, text, list, big = Key(family, id, "missing"), Key(family, id, "text"), Key(family, id, "list"), Key(family, id, "big")
+	rdb.Set(ctx, text, "12abc", time.Minute)
+	rdb.RPush(ctx, list, "1")
+	rdb.Expire(ctx, list, time.Minute)
+	rdb.Set(ctx, big, "1234567890123456", time.Minute)
+	return missing, text, list, big
+}
+
 // snapshot returns DUMP of each key (empty when missing), to prove that an
 // operation wrote nothing.
 func snapshot(t testing.TB, rdb redis.UniversalClient, keys ...string) []string {

@@ -26,16 +26,7 @@ func (c *checker) counterTTL() {
 				continue
 			}
 			var t *taint
-			for _, e := range f.all {
-				if e.kind != expire || e.at == a.at || !e.key.Equal(a.key) {
-					continue
-				}
-				if a.call.Tx != nil && a.call.Tx == e.call.Tx {
-					continue // MULTI/EXEC: both or neither
-				}
-				if !f.before(a.at, e.at) {
-					continue
-				}
+			for _, e := range expiresAfter(f, a) {
 				if t == nil {
 					t = newTaint(f, a.at)
 				}

@@ -24,16 +24,7 @@ func (c *checker) ttl() {
 			if a.kind != acquireNoTTL {
 				continue
 			}
-			for _, e := range f.all {
-				if e.kind != expire || e.at == a.at || !e.key.Equal(a.key) {
-					continue
-				}
-				if a.call.Tx != nil && a.call.Tx == e.call.Tx {
-					continue // MULTI/EXEC: both or neither
-				}
-				if !f.before(a.at, e.at) {
-					continue
-				}
+			for _, e := range expiresAfter(f, a) {
 				c.r.Report(rules.LockWithoutTTL, a.at, c.ttlFix(f, a, e),
 					"%s of lock key %s sets no TTL and %s sets one on a later step: if the process dies in between, the lock never expires; %s",
 					commandOf(a), a.key, commandOf(e), ttlAdvice(a.call.Client))
@@ -41,6 +32,25 @@ func (c *checker) ttl() {
 			}
 		}
 	}
+}
+
+// expiresAfter returns the EXPIREs of a's key that follow a on some path
+// through f, outside a MULTI/EXEC that holds both (which sends both or
+// neither).
+func expiresAfter(f *fn, a *event) []*event {
+	var out []*event
+	for _, e := range f.all {
+		if e.kind != expire || e.at == a.at || !e.key.Equal(a.key) {
+			continue
+		}
+		if a.call.Tx != nil && a.call.Tx == e.call.Tx {
+			continue
+		}
+		if f.before(a.at, e.at) {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // command is the Redis command of an event's call.
