@@ -62,6 +62,10 @@ func TestDecrementIfAvailableNeverOversells(t *testing.T) {
 	})
 }
 
+// TestCounterErrors: the counters' bad arguments fail before any round
+// trip, a key of another kind or a value that is not an integer of at
+// most 15 digits is ErrWrongType (a missing one ErrNotFound where the
+// counter must exist), and none of them writes anything.
 func TestCounterErrors(t *testing.T) {
 	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
 		ctx := context.Background()
@@ -88,6 +92,17 @@ func TestCounterErrors(t *testing.T) {
 			{"issue cap", second(c.IssueOnce(ctx, missing, "u", 0)), ErrInvalidArgument},
 			{"issue user", second(c.IssueOnce(ctx, missing, "", 5)), ErrInvalidArgument},
 			{"issue cancelled", second(c.IssueOnce(cancelled, missing, "u", 5)), context.Canceled},
+			{"window not an integer", incrWindowErr(c.IncrWindow(ctx, text, 1, time.Second)), ErrWrongType},
+			{"window list", incrWindowErr(c.IncrWindow(ctx, list, 1, time.Second)), ErrWrongType},
+			{"window too many digits", incrWindowErr(c.IncrWindow(ctx, big, 1, time.Second)), ErrWrongType},
+			{"window zero increment", incrWindowErr(c.IncrWindow(ctx, missing, 0, time.Second)), ErrInvalidArgument},
+			{"window negative increment", incrWindowErr(c.IncrWindow(ctx, missing, -1, time.Second)), ErrInvalidArgument},
+			{"window increment of 16 digits", incrWindowErr(c.IncrWindow(ctx, missing, 1_000_000_000_000_000, time.Second)), ErrInvalidArgument},
+			{"window zero", incrWindowErr(c.IncrWindow(ctx, missing, 1, 0)), ErrInvalidArgument},
+			{"window negative", incrWindowErr(c.IncrWindow(ctx, missing, 1, -time.Second)), ErrInvalidArgument},
+			{"window under a millisecond", incrWindowErr(c.IncrWindow(ctx, missing, 1, 999*time.Microsecond)), ErrInvalidArgument},
+			{"window empty key", incrWindowErr(c.IncrWindow(ctx, "", 1, time.Second)), ErrInvalidArgument},
+			{"window cancelled", incrWindowErr(c.IncrWindow(cancelled, missing, 1, time.Second)), context.Canceled},
 		} {
 			if !errors.Is(tc.err, tc.want) {
 				t.Errorf("%s: %v, want %v", tc.name, tc.err, tc.want)

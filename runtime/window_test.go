@@ -98,44 +98,6 @@ func TestIncrWindow(t *testing.T) {
 	})
 }
 
-// TestIncrWindowErrors: bad arguments fail before any round trip, a key of
-// another kind or a value that is not a small integer is ErrWrongType, and
-// none of them writes anything.
-func TestIncrWindowErrors(t *testing.T) {
-	servers(t, func(t *testing.T, rdb redis.UniversalClient) {
-		ctx := context.Background()
-		c := New(rdb, nil)
-		missing, text, list, big := badCounters(t, rdb, "w")
-		before := snapshot(t, rdb, missing, text, list, big)
-		cancelled, cancel := context.WithCancel(ctx)
-		cancel()
-		for _, tc := range []struct {
-			name string
-			err  error
-			want error
-		}{
-			{"not an integer", incrWindowErr(c.IncrWindow(ctx, text, 1, time.Second)), ErrWrongType},
-			{"list", incrWindowErr(c.IncrWindow(ctx, list, 1, time.Second)), ErrWrongType},
-			{"too many digits", incrWindowErr(c.IncrWindow(ctx, big, 1, time.Second)), ErrWrongType},
-			{"zero increment", incrWindowErr(c.IncrWindow(ctx, missing, 0, time.Second)), ErrInvalidArgument},
-			{"negative increment", incrWindowErr(c.IncrWindow(ctx, missing, -1, time.Second)), ErrInvalidArgument},
-			{"increment of 16 digits", incrWindowErr(c.IncrWindow(ctx, missing, 1_000_000_000_000_000, time.Second)), ErrInvalidArgument},
-			{"zero window", incrWindowErr(c.IncrWindow(ctx, missing, 1, 0)), ErrInvalidArgument},
-			{"negative window", incrWindowErr(c.IncrWindow(ctx, missing, 1, -time.Second)), ErrInvalidArgument},
-			{"window under a millisecond", incrWindowErr(c.IncrWindow(ctx, missing, 1, 999*time.Microsecond)), ErrInvalidArgument},
-			{"empty key", incrWindowErr(c.IncrWindow(ctx, "", 1, time.Second)), ErrInvalidArgument},
-			{"cancelled", incrWindowErr(c.IncrWindow(cancelled, missing, 1, time.Second)), context.Canceled},
-		} {
-			if !errors.Is(tc.err, tc.want) {
-				t.Errorf("%s: %v, want %v", tc.name, tc.err, tc.want)
-			}
-		}
-		if !equal(before, snapshot(t, rdb, missing, text, list, big)) {
-			t.Fatal("a refused call wrote to Redis")
-		}
-	})
-}
-
 // TestFaultIncrWindowPausedServer: on a server paused (SIGSTOP) the call
 // returns at its deadline with an error that says so, on a go-redis client
 // with its default options, and the increment it sent runs once the server
