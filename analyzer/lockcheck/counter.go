@@ -4,6 +4,9 @@ import (
 	"go/ast"
 	"go/constant"
 	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/slotlint/slotlint/analyzer/rules"
 )
@@ -15,14 +18,16 @@ import (
 // that count again, so none sets the TTL. An EXPIRE after every increment,
 // or after every one under a limit, is left alone (the next call repairs
 // a lost TTL), and so is one that a TTL or PTTL read of the key also
-// decides (a repair of its own).
+// decides (a repair of its own). So is a counter whose key names its
+// window (built from time.Now): a lost TTL leaves one past window's key
+// behind, and the next window counts in a new key, so nothing is stuck.
 func (c *checker) counterTTL() {
 	if !c.r.Enabled(rules.CounterNoTTL) {
 		return
 	}
 	for _, f := range c.fns {
 		for _, a := range f.all {
-			if a.kind != increment || !(a.direct() || a.returned) {
+			if a.kind != increment || !(a.direct() || a.returned) || c.windowKeyed(a) {
 				continue
 			}
 			var t *taint
@@ -91,4 +96,49 @@ func (c *checker) oneCount(x ast.Expr, t *taint) bool {
 		return exact && n <= 2
 	}
 	return false
+}
+
+// windowKeyed reports whether the increment's key is built from the clock
+// (time.Now, directly or through locals assigned once): a key per window,
+// as rate:<ip>:<unix minute> or seq:<date>.
+func (c *checker) windowKeyed(a *event) bool {
+	exprs := []ast.Expr{}
+	if o := a.origin(); len(o.call.Keys) == 1 && o.call.Keys[0].Expr != nil {
+		exprs = append(exprs, o.call.Keys[0].Expr)
+	}
+	if !a.direct() {
+		exprs = append(exprs, a.at.Args...)
+	}
+	for _, e := range exprs {
+		if c.fromClock(e, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// fromClock reports whether e calls time.Now, or reads a local assigned
+// once from an expression that does, up to four assignments back.
+func (c *checker) fromClock(e ast.Expr, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if fn, ok := typeutil.Callee(c.pass.TypesInfo, n).(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == "time" && fn.Name() == "Now" {
+				found = true
+			}
+		case *ast.Ident:
+			if o := c.x.Origin(n); o != ast.Expr(n) {
+				found = c.fromClock(o, depth+1)
+			}
+		}
+		return !found
+	})
+	return found
 }

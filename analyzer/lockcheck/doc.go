@@ -56,7 +56,8 @@
 //     that caller for good. An EXPIRE after every increment, or after
 //     every one under a limit, is not reported (the next such call sets a
 //     lost TTL again), nor one that a TTL or PTTL read of the key also
-//     decides.
+//     decides, nor a counter whose key is built from time.Now (a key per
+//     window: a lost TTL leaves one past window's key behind).
 //     Send both in one TxPipelined with ExpireNX (EXPIRE NX keeps the
 //     window fixed), or use a script.
 //

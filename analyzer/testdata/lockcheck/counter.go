@@ -2,6 +2,7 @@ package lockcheck
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -159,12 +160,12 @@ func suppressedCounter(rdb *redis.Client, key string) {
 	}
 }
 
-// A sequence per day whose key the first number of the day gives a TTL:
-// a crash in between keeps that day's key for good (a leak, one key a
-// day).
+// Silent: a sequence per day, whose key names the day. A crash between
+// the two leaves one past day's key behind; the next day counts in a new
+// key, so nothing stays stuck.
 func dailySequence(rdb *redis.Client, prefix string) int64 {
 	key := prefix + time.Now().Format("20060102")
-	seq, err := rdb.Incr(ctx, key).Result() // want `INCR of counter key prefix \+ time.Now\(\).Format\("20060102"\) sets no TTL and EXPIRE sets one only at one count`
+	seq, err := rdb.Incr(ctx, key).Result()
 	if err != nil {
 		return 0
 	}
@@ -213,4 +214,56 @@ func underLimit(rdb *redis.Client, key string, limit int64) bool {
 	}
 	rdb.Expire(ctx, key, time.Minute)
 	return true
+}
+
+// Silent: a fixed window named by its start, through locals.
+func perMinuteWindow(rdb *redis.Client, ip string) bool {
+	now := time.Now().Unix()
+	windowStart := now / 60 * 60
+	key := fmt.Sprintf("rl:%s:%d", ip, windowStart)
+	n, _ := rdb.Incr(ctx, key).Result()
+	if n == 1 {
+		rdb.Expire(ctx, key, 2*time.Minute)
+	}
+	return n <= 100
+}
+
+// A window start the caller passes in is not seen to come from the clock:
+// reported.
+func windowFromCaller(rdb *redis.Client, ip string, windowStart int64) bool {
+	key := fmt.Sprintf("rl:%s:%d", ip, windowStart)
+	n, _ := rdb.Incr(ctx, key).Result() // want `INCR of counter key "rl:" \+ ip \+ ":" \+ windowStart sets no TTL`
+	if n == 1 {
+		rdb.Expire(ctx, key, 2*time.Minute)
+	}
+	return n <= 100
+}
+
+// The count is read from a Pipeline before Exec: it is always 0 there, so
+// the EXPIRE is never even queued and the counter never expires at all.
+func countReadBeforeExec(rdb *redis.Client, mobile string) (int64, error) {
+	key := "pwd-errors:" + mobile
+	pipe := rdb.Pipeline()
+	incr, err := pipe.Incr(ctx, key).Result() // want `INCR of counter key "pwd-errors:" \+ mobile sets no TTL and EXPIRE sets one only at one count`
+	if err != nil {
+		return 0, err
+	}
+	if incr == 1 {
+		pipe.Expire(ctx, key, time.Hour)
+	}
+	_, err = pipe.Exec(ctx)
+	return incr, err
+}
+
+// A TTL read after the EXPIRE (for a Retry-After header) repairs nothing.
+func ttlReadAfter(rdb *redis.Client, key string, limit int64) (bool, time.Duration) {
+	count, err := rdb.Incr(ctx, key).Result() // want `INCR of counter key key sets no TTL and EXPIRE sets one only at one count`
+	if err != nil {
+		return false, 0
+	}
+	if count == 1 {
+		rdb.Expire(ctx, key, time.Minute)
+	}
+	ttl := rdb.TTL(ctx, key).Val()
+	return count <= limit, ttl
 }
