@@ -27,7 +27,7 @@ func (c *checker) counterTTL() {
 	}
 	for _, f := range c.fns {
 		for _, a := range f.all {
-			if a.kind != increment || !(a.direct() || a.returned) || c.windowKeyed(a) {
+			if a.kind != increment || !(a.direct() || a.returned) {
 				continue
 			}
 			var t *taint
@@ -37,6 +37,9 @@ func (c *checker) counterTTL() {
 				}
 				if !f.decidedBy(a.at, e.at, func(x ast.Expr) bool { return c.oneCount(x, t) }) || repaired(f, e) {
 					continue
+				}
+				if c.windowKeyed(a) {
+					break // a new key every window: nothing stays stuck
 				}
 				c.r.Report(rules.CounterNoTTL, a.at, nil,
 					"%s of counter key %s sets no TTL and %s sets one only at one count of its reply: if the process dies or the %s fails in between, no later call sets it, and the counter never expires and keeps counting; %s",
