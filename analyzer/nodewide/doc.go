@@ -29,5 +29,14 @@
 // sends to every master, are not reported; nor is anything sent on a
 // master's own client inside ForEachMaster.
 //
+// go-redis's Ring, which shards keys over several servers in the client,
+// sends a command with no key to one shard it picks, with the same
+// effects on that shard (TestRingReachesOneShard, on three servers of its
+// own): these calls on a Ring are reported too, with ForEachShard as the
+// way to reach every shard, and so is DBSIZE, which a Ring answers with
+// one shard's count. A Ring built in place with one address routes like a
+// plain client and is not reported; in test files only a Ring built in
+// place with several addresses is.
+//
 // Suppress one finding with //slotlint:ignore SL1006 reason.
 package nodewide

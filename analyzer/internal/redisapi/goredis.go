@@ -104,13 +104,14 @@ var nodeWideMethods = map[string]string{
 	"FunctionLoad": "FUNCTION LOAD", "FunctionLoadReplace": "FUNCTION LOAD",
 	"FunctionDelete": "FUNCTION DELETE", "FunctionFlush": "FUNCTION FLUSH", "FunctionFlushAsync": "FUNCTION FLUSH",
 	"ConfigSet": "CONFIG SET",
+	"DBSize":    "DBSIZE", // summed over every master by a cluster client, one shard's on a Ring
 }
 
 // nodeWideCommands are the commands of nodeWideMethods, also as sent with
 // Do.
 var nodeWideCommands = map[string]bool{
 	"KEYS": true, "SCAN": true, "FLUSHDB": true, "FLUSHALL": true,
-	"FUNCTION LOAD": true, "FUNCTION DELETE": true, "FUNCTION FLUSH": true, "CONFIG SET": true,
+	"FUNCTION LOAD": true, "FUNCTION DELETE": true, "FUNCTION FLUSH": true, "CONFIG SET": true, "DBSIZE": true,
 }
 
 // reach is what kind of client call's receiver is, for keyless commands.
@@ -125,6 +126,8 @@ func (c *collector) reach(call *ast.CallExpr, fn *types.Func) Reach {
 	switch t := c.pass.TypesInfo.TypeOf(sel.X); {
 	case isGoRedisType(t, "ClusterClient"):
 		return ReachCluster
+	case isGoRedisType(t, "Ring"):
+		return c.ringReach(sel.X)
 	case isGoRedisType(t, "UniversalClient"):
 		return c.universalReach(sel.X)
 	case types.IsInterface(t) && !IsPipeline(t) && !isGoRedisType(t, "StatefulCmdable"):
@@ -187,6 +190,39 @@ func (c *collector) universalReach(e ast.Expr) Reach {
 		return ReachCluster
 	}
 	return ReachUnknown
+}
+
+// ringReach is what a Ring e is when e is a local variable that holds only
+// what NewRing returns for options written in place: one address routes
+// every command to that server, several shard the keys.
+func (c *collector) ringReach(e ast.Expr) Reach {
+	call, ok := ast.Unparen(c.x.Origin(e)).(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return ReachMaybeRing
+	}
+	if fn, _, ok := c.goRedisMethod(call); !ok || fn.Name() != "NewRing" {
+		return ReachMaybeRing
+	}
+	u, ok := ast.Unparen(call.Args[0]).(*ast.UnaryExpr)
+	if !ok {
+		return ReachMaybeRing
+	}
+	lit, ok := u.X.(*ast.CompositeLit)
+	if !ok {
+		return ReachMaybeRing
+	}
+	v, ok := keyexpr.Field(lit, "Addrs")
+	if !ok {
+		return ReachMaybeRing
+	}
+	addrs, ok := ast.Unparen(v).(*ast.CompositeLit)
+	if !ok {
+		return ReachMaybeRing
+	}
+	if len(addrs.Elts) == 1 {
+		return ReachUnknown
+	}
+	return ReachRing
 }
 
 // isGoRedisType reports whether t, or what it points to, is the go-redis

@@ -111,6 +111,13 @@ const (
 	// ReachMaybeCluster: an interface that a cluster client and a client
 	// of one server both satisfy (go-redis's UniversalClient).
 	ReachMaybeCluster
+	// ReachRing: go-redis's Ring, which shards keys over servers in the
+	// client and sends a command with no key to one shard it picks, built
+	// in place with several shards.
+	ReachRing
+	// ReachMaybeRing: a Ring whose shards are not written in place (one
+	// shard routes like a plain client).
+	ReachMaybeRing
 )
 
 // Companion is a key derived from a key the caller passed.

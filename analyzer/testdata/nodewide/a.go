@@ -92,3 +92,25 @@ func wrapped(n node, c redis.Cmdable, p redis.Pipeliner) {
 	c.FlushDB(ctx)   // want `FLUSHDB has no key: this client, when it is a cluster client,`
 	p.Keys(ctx, "*") // a pipeline: its commands go where its client sends them
 }
+
+// A Ring shards keys in the client: a command with no key goes to one
+// shard it picks.
+func ring(rdb *redis.Ring, lib string) {
+	rdb.Keys(ctx, "session:*")                         // want `KEYS has no key: this Ring sends it to one shard it picks, and it returns the keys of that shard only \(run it on each shard with ForEachShard\)$`
+	rdb.Scan(ctx, 0, "session:*", 100)                 // want `SCAN has no key: this Ring sends it to one shard it picks, and it walks the keys of that shard only, with that shard's cursor`
+	rdb.FlushDB(ctx)                                   // want `FLUSHDB has no key: this Ring sends it to one shard it picks, and it empties that shard only`
+	rdb.FunctionLoad(ctx, lib)                         // want `FUNCTION LOAD has no key: this Ring .* for keys of the others`
+	rdb.ConfigSet(ctx, "notify-keyspace-events", "Ex") // want `CONFIG SET has no key: this Ring sends it to one shard it picks, and it sets the parameter on that shard only: the other shards keep their own value`
+	rdb.DBSize(ctx)                                    // want `DBSIZE has no key: this Ring sends it to one shard it picks, and it counts the keys of that shard only`
+	rdb.Get(ctx, "session:1")                          // a key: routed by its hash
+	rdb.ForEachShard(ctx, func(ctx context.Context, s *redis.Client) error {
+		return s.FlushDB(ctx).Err() // a shard's own client
+	})
+}
+
+// A Ring of one server routes like a plain client.
+func oneShardRing() {
+	rdb := redis.NewRing(&redis.RingOptions{Addrs: map[string]string{"only": ":6379"}})
+	rdb.FlushDB(ctx)
+	rdb.Keys(ctx, "*")
+}
