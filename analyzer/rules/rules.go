@@ -190,7 +190,7 @@ var catalogue = []Rule{
 		Fix:  "Use an atomic command (INCRBY, HINCRBY), runtime's Client.MaxUpdate for a running maximum, a script, or WATCH with TxPipelined retried on redis.TxFailedErr.",
 	},
 	{
-		ID: CounterNoTTL, Title: "INCR then EXPIRE only for a new key: counter without TTL if the process dies between", Analyzer: "lockcheck",
+		ID: CounterNoTTL, Title: "INCR, then EXPIRE at one count only: counter without TTL if the process dies between", Analyzer: "lockcheck",
 		What: "A counter (INCR, INCRBY, INCRBYFLOAT, DECR, DECRBY, HINCRBY, HINCRBYFLOAT) given its TTL by a separate EXPIRE, PEXPIRE, EXPIREAT or PEXPIREAT of the same key that runs for one count of the increment's reply only (if n == 1, the first hit of a window; if n == limit, a ban that starts at the limit), outside a MULTI/EXEC that holds both. An EXPIRE that runs after every increment, or after every one under a limit (if n > limit { return }), is not reported: the next such call sets a lost TTL again. Nor is one that a TTL or PTTL read of the key also decides (a repair of a missing TTL), nor a counter whose key is built from time.Now (a key per window, as rate:<ip>:<minute>: a lost TTL leaves one past window's key behind, and the next window counts in a new key).",
 		Why:  "A crash, a deploy, a timeout or a dropped connection between the two commands leaves the counter with no TTL, and only that one count sets it: the key never expires and keeps counting. A fixed-window limiter then refuses that caller for good, and a counter of attempts locks the account until someone deletes the key by hand.",
 		Bad:  "n, _ := rdb.Incr(ctx, key).Result()\nif n == 1 { rdb.Expire(ctx, key, time.Minute) }",
