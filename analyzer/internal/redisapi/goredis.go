@@ -149,18 +149,7 @@ func (c *collector) reach(call *ast.CallExpr, fn *types.Func) Reach {
 // plain Client otherwise. Options that are not all literal may make
 // either.
 func (c *collector) universalReach(e ast.Expr) Reach {
-	call, ok := ast.Unparen(c.x.Origin(e)).(*ast.CallExpr)
-	if !ok || len(call.Args) != 1 {
-		return ReachMaybeCluster
-	}
-	if fn, _, ok := c.goRedisMethod(call); !ok || fn.Name() != "NewUniversalClient" {
-		return ReachMaybeCluster
-	}
-	u, ok := ast.Unparen(call.Args[0]).(*ast.UnaryExpr)
-	if !ok {
-		return ReachMaybeCluster
-	}
-	lit, ok := u.X.(*ast.CompositeLit)
+	lit, ok := c.optionsInPlace(e, "NewUniversalClient")
 	if !ok {
 		return ReachMaybeCluster
 	}
@@ -196,18 +185,7 @@ func (c *collector) universalReach(e ast.Expr) Reach {
 // what NewRing returns for options written in place: one address routes
 // every command to that server, several shard the keys.
 func (c *collector) ringReach(e ast.Expr) Reach {
-	call, ok := ast.Unparen(c.x.Origin(e)).(*ast.CallExpr)
-	if !ok || len(call.Args) != 1 {
-		return ReachMaybeRing
-	}
-	if fn, _, ok := c.goRedisMethod(call); !ok || fn.Name() != "NewRing" {
-		return ReachMaybeRing
-	}
-	u, ok := ast.Unparen(call.Args[0]).(*ast.UnaryExpr)
-	if !ok {
-		return ReachMaybeRing
-	}
-	lit, ok := u.X.(*ast.CompositeLit)
+	lit, ok := c.optionsInPlace(e, "NewRing")
 	if !ok {
 		return ReachMaybeRing
 	}
@@ -223,6 +201,25 @@ func (c *collector) ringReach(e ast.Expr) Reach {
 		return ReachUnknown
 	}
 	return ReachRing
+}
+
+// optionsInPlace returns the options literal of the go-redis constructor
+// ctor (NewRing(&redis.RingOptions{...})) when e is a local variable that
+// holds only what that call returns.
+func (c *collector) optionsInPlace(e ast.Expr, ctor string) (*ast.CompositeLit, bool) {
+	call, ok := ast.Unparen(c.x.Origin(e)).(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return nil, false
+	}
+	if fn, _, ok := c.goRedisMethod(call); !ok || fn.Name() != ctor {
+		return nil, false
+	}
+	u, ok := ast.Unparen(call.Args[0]).(*ast.UnaryExpr)
+	if !ok {
+		return nil, false
+	}
+	lit, ok := u.X.(*ast.CompositeLit)
+	return lit, ok
 }
 
 // isGoRedisType reports whether t, or what it points to, is the go-redis
