@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -29,24 +28,8 @@ func TestClusterClientReachesOneMaster(t *testing.T) {
 			if policies {
 				c.SetCommandInfoResolver(c.NewDynamicResolver())
 			}
-			const n = 300
-			fill := func() {
-				t.Helper()
-				for i := range n {
-					if err := c.Set(ctx, fmt.Sprintf("k:%d", i), 1, 0).Err(); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
-			left := func() int {
-				t.Helper()
-				m := 0
-				for i := range n {
-					m += int(c.Exists(ctx, fmt.Sprintf("k:%d", i)).Val())
-				}
-				return m
-			}
-			fill()
+			const n = keyCount
+			fillKeys(t, ctx, c)
 			if got := c.DBSize(ctx).Val(); got != n {
 				t.Errorf("DBSIZE: %d, want all %d (not reported)", got, n)
 			}
@@ -74,18 +57,7 @@ func TestClusterClientReachesOneMaster(t *testing.T) {
 			if err := c.FunctionLoadReplace(ctx, lib).Err(); err != nil {
 				t.Fatal(err)
 			}
-			missing := 0
-			for i := range 30 {
-				err := c.FCall(ctx, fmt.Sprintf("nwget%v", policies), []string{fmt.Sprintf("k:%d", i)}).Err()
-				switch {
-				case err == nil:
-				case strings.Contains(err.Error(), "Function not found"):
-					missing++
-				default:
-					t.Fatalf("FCALL: %v", err)
-				}
-			}
-			if missing == 0 || missing == 30 {
+			if missing := functionMissing(t, ctx, c, fmt.Sprintf("nwget%v", policies)); missing == 0 || missing == 30 {
 				t.Errorf("FUNCTION LOAD: FCALL found no function for %d of 30 keys, want some (the other masters')", missing)
 			}
 
@@ -138,11 +110,11 @@ func TestClusterClientReachesOneMaster(t *testing.T) {
 				func() error { return c.FlushDB(ctx).Err() },
 				func() error { return c.FlushAll(ctx).Err() },
 			} {
-				fill()
+				fillKeys(t, ctx, c)
 				if err := flush(); err != nil {
 					t.Fatal(err)
 				}
-				switch kept := left(); {
+				switch kept := keysLeft(t, ctx, c); {
 				case policies && kept != 0:
 					t.Errorf("flush with the resolver: %d of %d keys kept, want none (every master, not reported)", kept, n)
 				case !policies && (kept == 0 || kept == n):

@@ -2,8 +2,6 @@ package nodewide_test
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/redis/go-redis/v9"
@@ -31,23 +29,7 @@ func TestRingReachesOneShard(t *testing.T) {
 	ring := redis.NewRing(&redis.RingOptions{Addrs: addrs})
 	t.Cleanup(func() { ring.Close() })
 
-	const n = 300
-	fill := func() {
-		t.Helper()
-		for i := range n {
-			if err := ring.Set(ctx, fmt.Sprintf("k:%d", i), 1, 0).Err(); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	left := func() int {
-		t.Helper()
-		m := 0
-		for i := range n {
-			m += int(ring.Exists(ctx, fmt.Sprintf("k:%d", i)).Val())
-		}
-		return m
-	}
+	const n = keyCount
 	// on counts the shards for which f holds, asked of each server
 	// directly.
 	on := func(f func(s *redis.Client) bool) int {
@@ -59,7 +41,7 @@ func TestRingReachesOneShard(t *testing.T) {
 		}
 		return m
 	}
-	fill()
+	fillKeys(t, ctx, ring)
 	if got := on(func(s *redis.Client) bool { return s.DBSize(ctx).Val() > 0 }); got != 3 {
 		t.Fatalf("the ring put its keys on %d of 3 shards", got)
 	}
@@ -79,18 +61,7 @@ func TestRingReachesOneShard(t *testing.T) {
 	if err := ring.FunctionLoadReplace(ctx, lib).Err(); err != nil {
 		t.Fatal(err)
 	}
-	missing := 0
-	for i := range 30 {
-		err := ring.FCall(ctx, "nwringget", []string{fmt.Sprintf("k:%d", i)}).Err()
-		switch {
-		case err == nil:
-		case strings.Contains(err.Error(), "Function not found"):
-			missing++
-		default:
-			t.Fatalf("FCALL: %v", err)
-		}
-	}
-	if missing == 0 || missing == 30 {
+	if missing := functionMissing(t, ctx, ring, "nwringget"); missing == 0 || missing == 30 {
 		t.Errorf("FUNCTION LOAD: FCALL found no function for %d of 30 keys, want some (the other shards')", missing)
 	}
 
@@ -127,11 +98,11 @@ func TestRingReachesOneShard(t *testing.T) {
 		"FLUSHDB":  func() error { return ring.FlushDB(ctx).Err() },
 		"FLUSHALL": func() error { return ring.FlushAll(ctx).Err() },
 	} {
-		fill()
+		fillKeys(t, ctx, ring)
 		if err := flush(); err != nil {
 			t.Fatal(err)
 		}
-		if kept := left(); kept == 0 || kept == n {
+		if kept := keysLeft(t, ctx, ring); kept == 0 || kept == n {
 			t.Errorf("%s: %d of %d keys kept, want the other shards'", name, kept, n)
 		}
 	}
